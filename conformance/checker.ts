@@ -1,0 +1,113 @@
+/**
+ * Rule bookkeeping: every check is attributed to one rule. A passing check marks the rule
+ * exercised; a failing check of an active rule throws a RuleViolation (which fast-check shrinks);
+ * checks of inactive (muted or deselected) rules are skipped and report `false` to the caller so
+ * that the command can stop without guessing.
+ */
+import type { Exchange } from './http.ts';
+
+export class RuleViolation extends Error {
+  constructor(
+    readonly ruleId: string,
+    readonly expected: string,
+    readonly actual: string,
+    readonly exchange: Exchange | undefined,
+    readonly steps: readonly Exchange[],
+  ) {
+    super(`${ruleId}: expected ${expected}; got ${actual}`);
+    this.name = 'RuleViolation';
+  }
+}
+
+/** Where a failure was found and how to replay it. */
+export type FailureOrigin =
+  | { kind: 'random'; seed: number; path: string; commands: string; mutedRules: readonly string[] }
+  | { kind: 'scenario'; scenario: string };
+
+export interface Failure {
+  ruleId: string;
+  expected: string;
+  actual: string;
+  /** The exchange that showed the violation (also the last of `steps`, usually). */
+  exchange?: Exchange;
+  /** Every request of the (minimal) failing sequence, in order. */
+  steps: readonly Exchange[];
+  origin: FailureOrigin;
+}
+
+/** Per-rule counters shared by the whole run. */
+export class Tally {
+  readonly passes = new Map<string, number>();
+  readonly failures = new Map<string, Failure[]>();
+  /** Why a rule could not be exercised (e.g. "no --restricted-token"). */
+  readonly notes = new Map<string, string>();
+
+  pass(ruleId: string): void {
+    this.passes.set(ruleId, (this.passes.get(ruleId) ?? 0) + 1);
+  }
+
+  fail(failure: Failure): void {
+    const list = this.failures.get(failure.ruleId) ?? [];
+    list.push(failure);
+    this.failures.set(failure.ruleId, list);
+  }
+
+  note(ruleId: string, text: string): void {
+    if (!this.notes.has(ruleId)) this.notes.set(ruleId, text);
+  }
+
+  hasFailed(ruleId: string): boolean {
+    return (this.failures.get(ruleId)?.length ?? 0) > 0;
+  }
+}
+
+export class Checker {
+  constructor(
+    private readonly active: ReadonlySet<string>,
+    private readonly tally: Tally,
+    /** The exchanges of the current sequence, captured into violations. */
+    private readonly trace: readonly Exchange[],
+  ) {}
+
+  isActive(ruleId: string): boolean {
+    return this.active.has(ruleId);
+  }
+
+  /** Any of these rules is active. */
+  anyActive(...ruleIds: string[]): boolean {
+    return ruleIds.some((id) => this.active.has(id));
+  }
+
+  /**
+   * Checks `ok` for `ruleId`. Returns `ok` when the rule is inactive (nothing recorded);
+   * records a pass, or throws a RuleViolation, when it is active.
+   */
+  check(ruleId: string, ok: boolean, expected: string, actual: () => string, ex?: Exchange): boolean {
+    if (!this.active.has(ruleId)) return ok;
+    if (ok) {
+      this.tally.pass(ruleId);
+      return true;
+    }
+    throw new RuleViolation(ruleId, expected, actual(), ex, [...this.trace]);
+  }
+
+  /** Checks the status of an exchange. */
+  status(ruleId: string, ex: Exchange, allowed: readonly number[], what: string): boolean {
+    return this.check(
+      ruleId,
+      allowed.includes(ex.status),
+      `${what}: status ${allowed.join(' or ')}`,
+      () => `${ex.status} ${truncate(ex.responseText)}`,
+      ex,
+    );
+  }
+
+  note(ruleId: string, text: string): void {
+    this.tally.note(ruleId, text);
+  }
+}
+
+export function truncate(text: string, max = 300): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat || '(no body)';
+}

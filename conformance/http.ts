@@ -1,0 +1,173 @@
+/**
+ * A small HTTP client for the target: one call = one recorded Exchange (request and response),
+ * which is what failure reports print as curl commands.
+ */
+
+/** Which credentials a request carries. `invalid:*` tokens are built by the suite itself. */
+export type AuthMode = 'admin' | 'restricted' | 'none' | { header: string; label: string };
+
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  /** Path under the base URL, starting with `/v1/`. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** JSON body (serialised with JSON.stringify). */
+  body?: unknown;
+  /** Raw body text, sent as is (for malformed JSON). Wins over `body`. */
+  rawBody?: string;
+  contentType?: string;
+  auth?: AuthMode;
+}
+
+export interface Exchange {
+  seq: number;
+  method: string;
+  url: string;
+  /** How the request was authenticated, for the curl rendering (`$CK_TOKEN`...). */
+  authLabel: string;
+  /** The literal Authorization header when it is not a secret (missing/invalid tokens). */
+  authHeader?: string;
+  contentType?: string;
+  requestBody?: string;
+  status: number;
+  responseContentType: string;
+  responseText: string;
+  /** Parsed JSON body, or undefined when the body is empty or not JSON. */
+  json: unknown;
+}
+
+/** The target did not answer (refused, reset, timed out): not a rule failure. */
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly url: string,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+/** The run was interrupted (Ctrl-C): stop sending, clean up. */
+export class AbortedError extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'AbortedError';
+  }
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  token: string;
+  restrictedToken?: string;
+  timeoutMs?: number;
+  /** Checked before every request; set when the run is interrupted. */
+  isAborted?: () => boolean;
+}
+
+let seqCounter = 0;
+
+export class HttpClient {
+  readonly baseUrl: string;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly opts: ClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+  }
+
+  get hasRestrictedToken(): boolean {
+    return this.opts.restrictedToken !== undefined && this.opts.restrictedToken !== '';
+  }
+
+  get adminToken(): string {
+    return this.opts.token;
+  }
+
+  url(path: string, query?: RequestSpec['query']): string {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
+    const qs = params.toString();
+    return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  async send(spec: RequestSpec): Promise<Exchange> {
+    if (this.opts.isAborted?.()) throw new AbortedError();
+    const url = this.url(spec.path, spec.query);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const auth = spec.auth ?? 'admin';
+    let authLabel: string;
+    let authHeader: string | undefined;
+    if (auth === 'admin') {
+      headers.authorization = `Bearer ${this.opts.token}`;
+      authLabel = 'admin';
+    } else if (auth === 'restricted') {
+      headers.authorization = `Bearer ${this.opts.restrictedToken ?? ''}`;
+      authLabel = 'restricted';
+    } else if (auth === 'none') {
+      authLabel = 'none';
+    } else {
+      headers.authorization = auth.header;
+      authLabel = auth.label;
+      authHeader = auth.header;
+    }
+    let requestBody: string | undefined;
+    if (spec.rawBody !== undefined) requestBody = spec.rawBody;
+    else if (spec.body !== undefined) requestBody = JSON.stringify(spec.body);
+    const contentType = requestBody !== undefined ? (spec.contentType ?? 'application/json') : undefined;
+    if (contentType) headers['content-type'] = contentType;
+
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: spec.method,
+        headers,
+        body: requestBody,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      if (this.opts.isAborted?.()) throw new AbortedError();
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const reason = cause?.code ?? cause?.message ?? (err as Error).message;
+      throw new TransportError(`${spec.method} ${url} failed: ${reason}`, url);
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      throw new TransportError(`${spec.method} ${url}: reading the response failed: ${(err as Error).message}`, url);
+    }
+    const responseContentType = res.headers.get('content-type') ?? '';
+    let json: unknown;
+    if (text.length > 0) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+    }
+    return {
+      seq: ++seqCounter,
+      method: spec.method,
+      url,
+      authLabel,
+      authHeader,
+      contentType,
+      requestBody,
+      status: res.status,
+      responseContentType,
+      responseText: text,
+      json,
+    };
+  }
+}
+
+/** A plain JSON object, or undefined. */
+export function asObject(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+export function asArray(value: unknown): unknown[] | undefined {
+  return Array.isArray(value) ? value : undefined;
+}

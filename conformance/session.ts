@@ -1,0 +1,126 @@
+/**
+ * A Session is the "real system" side of one sequence: the client, the exchanges sent so far
+ * (the trace a failure prints), the checker, and what to remove at the end.
+ */
+import { Checker, type Tally } from './checker.ts';
+import type { Exchange, HttpClient, RequestSpec } from './http.ts';
+import { asObject } from './http.ts';
+import type { Kind, KindId } from './kinds.ts';
+import { ERROR_TYPES, type Profile, type ProfileExpectations } from './profiles.ts';
+
+/** Everything a run shares between its sequences and scenarios. */
+export interface RunContext {
+  client: HttpClient;
+  profile: Profile;
+  exp: ProfileExpectations;
+  /** Unique prefix of every name this run creates (`ck_<runid>`). */
+  runPrefix: string;
+  /** The id of the admin token's user (for followers), when the target tells it. */
+  userId: string | null;
+  /** Kinds the target serves. */
+  available: ReadonlySet<KindId>;
+  tally: Tally;
+  cleanup: CleanupRegistry;
+}
+
+/** A root entity (service, classification) the run may have created. */
+export interface RootRecord {
+  kind: Kind;
+  name: string;
+  id?: string;
+}
+
+/**
+ * Every root the run may have created, registered BEFORE the request that could create it,
+ * so an interrupted or failed run still removes it.
+ */
+export class CleanupRegistry {
+  private readonly roots = new Map<string, RootRecord>();
+
+  register(kind: Kind, name: string, id?: string): void {
+    const key = `${kind.path}|${name}`;
+    const prev = this.roots.get(key);
+    this.roots.set(key, { kind, name, id: id ?? prev?.id });
+  }
+
+  get size(): number {
+    return this.roots.size;
+  }
+
+  /** Hard, recursive delete of the given roots (all when omitted); forgets those that are gone. */
+  async remove(client: HttpClient, only?: ReadonlyArray<{ kind: Kind; name: string }>): Promise<string[]> {
+    const problems: string[] = [];
+    const keys = only ? only.map((r) => `${r.kind.path}|${r.name}`) : [...this.roots.keys()];
+    // Children kinds first would not matter: every delete is recursive.
+    await Promise.all(
+      keys.map(async (key) => {
+        const root = this.roots.get(key);
+        if (!root) return;
+        const query = { hardDelete: true, recursive: true };
+        try {
+          let ex = root.id
+            ? await client.send({ method: 'DELETE', path: `${root.kind.path}/${root.id}`, query })
+            : undefined;
+          if (!ex || ex.status === 404) {
+            ex = await client.send({
+              method: 'DELETE',
+              path: `${root.kind.path}/name/${encodeURIComponent(root.name)}`,
+              query,
+            });
+          }
+          if (ex.status < 300 || ex.status === 404) this.roots.delete(key);
+          else problems.push(`${root.kind.id} ${root.name}: DELETE answered ${ex.status}`);
+        } catch (err) {
+          problems.push(`${root.kind.id} ${root.name}: ${(err as Error).message}`);
+        }
+      }),
+    );
+    return problems;
+  }
+}
+
+export class Session {
+  readonly trace: Exchange[] = [];
+  readonly checker: Checker;
+
+  constructor(
+    readonly ctx: RunContext,
+    active: ReadonlySet<string>,
+  ) {
+    this.checker = new Checker(active, ctx.tally, this.trace);
+  }
+
+  async send(spec: RequestSpec): Promise<Exchange> {
+    const ex = await this.ctx.client.send(spec);
+    this.trace.push(ex);
+    return ex;
+  }
+
+  /** Checks that an error response has the body DESIGN.md "Errors" fixes (rule errors.body-shape). */
+  errorBody(ex: Exchange): boolean {
+    const body = asObject(ex.json);
+    const problems: string[] = [];
+    if (!ex.responseContentType.includes('json')) problems.push(`content-type ${ex.responseContentType || 'missing'}`);
+    if (!body) problems.push('body is not a JSON object');
+    else {
+      if (body.code !== ex.status) problems.push(`code ${JSON.stringify(body.code)} is not the status ${ex.status}`);
+      if (typeof body.message !== 'string') problems.push('no message');
+      const wanted = ERROR_TYPES[ex.status];
+      if (this.ctx.exp.errorTypeRequired && wanted && body.errorType !== wanted) {
+        problems.push(`errorType ${JSON.stringify(body.errorType)} instead of ${wanted}`);
+      }
+      if (body.errorType !== undefined && typeof body.errorType !== 'string') problems.push('errorType is not a string');
+    }
+    const expected = this.ctx.exp.errorTypeRequired
+      ? `an error body {code: ${ex.status}, errorType: ${ERROR_TYPES[ex.status] ?? '<type>'}, message}`
+      : `an error body {code: ${ex.status}, message}`;
+    return this.checker.check('errors.body-shape', problems.length === 0, expected, () => problems.join('; '), ex);
+  }
+
+  /** Status check that also checks the error body when the expected status is an error. */
+  expectError(ruleId: string, ex: Exchange, status: number, what: string): boolean {
+    const ok = this.checker.status(ruleId, ex, [status], what);
+    if (ok && ex.status >= 400) this.errorBody(ex);
+    return ok;
+  }
+}

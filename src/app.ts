@@ -1,0 +1,106 @@
+/**
+ * The express app factory: the request pipeline of DESIGN.md —
+ * JSON body (size limit) → authentication → OpenAPI request validation → authorisation → handler
+ * → OpenAPI response validation → one error renderer. Request AND response validation are on by
+ * default, so the server cannot drift from the document without failing loudly.
+ */
+import { randomUUID } from 'node:crypto';
+import express from 'express';
+import type { Express } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { ProfileName } from './config/profiles.ts';
+import { profileByName } from './config/profiles.ts';
+import type { AuthOptions } from './auth/tokens.ts';
+import { createVerifier } from './auth/tokens.ts';
+import type { CatalogContext } from './domain/context.ts';
+import { defaultKindRules } from './domain/kind-rules.ts';
+import { createEntity } from './domain/lifecycle.ts';
+import { mountEntityRoutes } from './handlers/entity-routes.ts';
+import { mountSocialRoutes } from './handlers/social-routes.ts';
+import { authenticate } from './http/authenticate.ts';
+import { authorize } from './http/authorize.ts';
+import { ApiError } from './http/errors.ts';
+import { errorRenderer } from './http/render-error.ts';
+import { loadDocument } from './openapi/document.ts';
+import type { OpenApiDocument } from './openapi/document.ts';
+import { createSchemaValidators } from './openapi/schema-validators.ts';
+import { quoteName } from './resources/fqn.ts';
+import { RESOURCES, resourceByType } from './resources/resource-table.ts';
+import { EntityStore } from './store/entity-store.ts';
+
+export interface AppOptions {
+  profile?: ProfileName;
+  auth?: AuthOptions;
+  /** Largest accepted request body (express body-parser syntax). */
+  bodyLimit?: string;
+  /** Validate responses against the document (default true). */
+  validateResponses?: boolean;
+  log?: (line: string) => void;
+  now?: () => number;
+  newId?: () => string;
+}
+
+export interface CatalogApp {
+  app: Express;
+  ctx: CatalogContext;
+  document: OpenApiDocument;
+}
+
+export const DEFAULT_BODY_LIMIT = '1mb';
+
+export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
+  const profile = profileByName(options.profile ?? 'contract');
+  const document = await loadDocument(profile);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const ctx: CatalogContext = {
+    store: new EntityStore(),
+    profile,
+    validators: createSchemaValidators(document),
+    rules: defaultKindRules(),
+    fieldProviders: new Map(),
+    now: options.now ?? (() => Date.now()),
+    newId: options.newId ?? randomUUID,
+  };
+  const verifier = createVerifier(options.auth);
+  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }));
+  app.use(express.text({ limit, type: 'text/plain' }));
+  app.use('/api', authenticate(verifier, (name) => ensureUser(ctx, name)));
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: structuredClone(document) as never,
+      validateRequests: { allowUnknownQueryParameters: true, coerceTypes: true },
+      validateResponses: options.validateResponses ?? true,
+      validateSecurity: false,
+      ignorePaths: /^(?!\/api\/)/,
+      validateFormats: true,
+    }),
+  );
+  app.use('/api', authorize());
+  const router = express.Router();
+  for (const def of RESOURCES) {
+    mountSocialRoutes(router, ctx, def);
+    mountEntityRoutes(router, ctx, def);
+  }
+  app.use(router);
+  app.use(errorRenderer(profile, log));
+  return { app, ctx, document };
+}
+
+/** DESIGN.md: "A user named in a token that does not exist yet is created on first use." */
+function ensureUser(ctx: CatalogContext, name: string): string {
+  let fqn: string;
+  try {
+    fqn = quoteName(name);
+  } catch {
+    throw ApiError.unauthorized(`Not Authorized! Invalid user name ${name}`);
+  }
+  const existing = ctx.store.getByFqn('user', fqn);
+  if (existing) return existing.entity.id;
+  const email = `${name.replace(/[^A-Za-z0-9._-]/g, '_')}@catalog-kit.local`;
+  return createEntity(ctx, resourceByType('user'), { name, email }, name).entity.id;
+}

@@ -1,0 +1,45 @@
+/**
+ * Entity types, derived from the generated OpenAPI types (never restated): every kind shares
+ * `EntityBase`; the generic code treats kind-specific fields as open properties.
+ */
+import type { components } from '../../openapi/generated/schema.d.ts';
+
+export type Schemas = components['schemas'];
+export type EntityReference = Schemas['EntityReference'];
+export type TagLabel = Schemas['TagLabel'];
+export type ChangeDescription = Schemas['ChangeDescription'];
+export type ChangeEvent = Schemas['ChangeEvent'];
+export type Votes = Schemas['Votes'];
+export type Paging = Schemas['Paging'];
+
+/** A stored entity: the common fields plus whatever its kind adds. */
+export type Entity = Schemas['EntityBase'] & { [field: string]: unknown };
+
+/** A create request: `name` plus kind-specific fields. */
+export type CreateRequest = Schemas['CreateEntityBase'] & { [field: string]: unknown };
+
+/** Fields the server owns: a client cannot set them through PUT or PATCH. */
+export const SYSTEM_FIELDS = new Set([
+  'id',
+  'fullyQualifiedName',
+  'version',
+  'updatedAt',
+  'updatedBy',
+  'href',
+  'deleted',
+  'changeDescription',
+  'incrementalChangeDescription',
+]);
+
+/** A reference to an entity, as other entities carry it (observed §7.2). */
+export function referenceTo(type: string, entity: Entity): EntityReference {
+  const ref: EntityReference = {
+    id: entity.id,
+    type,
+    name: entity.name,
+    fullyQualifiedName: entity.fullyQualifiedName,
+    deleted: entity.deleted,
+  };
+  if (typeof entity.displayName === 'string') ref.displayName = entity.displayName;
+  return ref;
+}

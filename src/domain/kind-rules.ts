@@ -1,0 +1,64 @@
+/**
+ * The few kinds whose FQN or checks are not the generic `<parent>.<name>` ones.
+ */
+import { ApiError } from '../http/errors.ts';
+import { addToFqn } from '../resources/fqn.ts';
+import type { CatalogContext, KindRules } from './context.ts';
+import type { EntityReference } from './entity.ts';
+import { findLive } from './references.ts';
+
+/** `<#E::table::svc.db.schema.t::columns::col>` → the entity type, FQN and column (observed). */
+export function parseEntityLink(link: string): { type: string; fqn: string; column?: string } {
+  const match = /^<#E::([^:]+)::(.+?)(?:::columns::(.+))?>$/.exec(link);
+  if (!match) throw ApiError.badRequest(`Invalid entityLink ${link}: expected <#E::<type>::<fqn>[::columns::<column>]>`);
+  return { type: match[1]!, fqn: match[2]!, ...(match[3] ? { column: match[3] } : {}) };
+}
+
+const testCase: KindRules = {
+  // A test case is named under the entity (and column) it tests.
+  fqn(request, entity, ctx) {
+    const link = parseEntityLink(String(request.entityLink));
+    const target = findLive(ctx.store, [link.type], 'fqn', link.fqn);
+    if (link.column !== undefined) {
+      const columns = (target.entity.columns as { name: string }[] | undefined) ?? [];
+      if (!columns.some((c) => c.name === link.column)) throw ApiError.badRequest(`Invalid column name ${link.column}`);
+    }
+    entity.entityFQN = link.column !== undefined ? addToFqn(link.fqn, link.column) : link.fqn;
+    return addToFqn(String(entity.entityFQN), request.name);
+  },
+};
+
+const dataContract: KindRules = {
+  // Observed §6 (newest): `<entityFQN>.dataContract_<name>`, the contract name not quoted.
+  fqn(request, entity) {
+    const target = entity.entity as EntityReference;
+    return `${target.fullyQualifiedName}.dataContract_${request.name}`;
+  },
+  // Observed §8.1: one contract per entity; a second is 400, not 409.
+  beforeCreate(entity, ctx) {
+    const target = entity.entity as EntityReference;
+    for (const stored of ctx.store.all()) {
+      if (stored.type === 'dataContract' && (stored.entity.entity as EntityReference).id === target.id && stored.entity.fullyQualifiedName !== entity.fullyQualifiedName) {
+        throw ApiError.badRequest(`A data contract already exists for entity '${target.type}' with ID ${target.id}`);
+      }
+    }
+  },
+};
+
+/** Observed §10: a system classification (or tag) cannot be deleted. */
+const systemProtected = (type: string): KindRules => ({
+  beforeDelete(stored) {
+    if (stored.entity.provider === 'system') throw ApiError.badRequest(`System entity [${stored.entity.name}] of type ${type} can not be deleted.`);
+  },
+});
+
+export function defaultKindRules(): Map<string, KindRules> {
+  return new Map<string, KindRules>([
+    ['testCase', testCase],
+    ['dataContract', dataContract],
+    ['classification', systemProtected('classification')],
+    ['tag', systemProtected('tag')],
+  ]);
+}
+
+export type { CatalogContext };

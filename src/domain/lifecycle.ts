@@ -1,0 +1,260 @@
+/**
+ * The entity lifecycle (contract "States and transitions", "Create, upsert and bulk upsert",
+ * "Delete and restore"; observed OpenMetadata §1, §3, §4): create, upsert, JSON Patch, soft and
+ * hard delete (recursive or not) and restore, with OpenMetadata's version rules.
+ *
+ * Each operation is synchronous from its first check to its last write, so concurrent requests
+ * cannot interleave inside it (one of fifty parallel POSTs of a name wins, the others get 409).
+ */
+import fastJsonPatch from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
+import { ApiError } from '../http/errors.ts';
+import { addToFqn, quoteName } from '../resources/fqn.ts';
+import type { ResourceDef } from '../resources/resource-table.ts';
+import type { StoredEntity } from '../store/entity-store.ts';
+import type { CatalogContext } from './context.ts';
+import { rulesFor } from './context.ts';
+import type { CreateRequest, Entity, EntityReference, TagLabel } from './entity.ts';
+import { SYSTEM_FIELDS, referenceTo } from './entity.ts';
+import { findLive, resolvePatchedRefs, resolveRequestRefs, resolveTagLabels } from './references.ts';
+import { mergeConnection } from './secrets.ts';
+import { INITIAL_VERSION, describeChange, isEmptyChange, isMajorChange, nextMajor, nextMinor } from './versioning.ts';
+
+export type UpsertOutcome = 'created' | 'updated' | 'unchanged';
+
+interface Prepared {
+  entity: Entity;
+  parent: StoredEntity | undefined;
+}
+
+/** Builds a new entity from a create request: parent, FQN, references, system fields. */
+function prepare(ctx: CatalogContext, def: ResourceDef, request: CreateRequest, user: string): Prepared {
+  let parent: StoredEntity | undefined;
+  const parentFields = new Set((def.parents ?? []).map((p) => p.field));
+  const entity: Entity = {
+    id: ctx.newId(),
+    name: request.name,
+    fullyQualifiedName: '',
+    version: INITIAL_VERSION,
+    updatedAt: ctx.now(),
+    updatedBy: user,
+    deleted: false,
+  };
+  for (const [key, value] of Object.entries(request)) {
+    if (!def.refFields?.[key] && !SYSTEM_FIELDS.has(key) && value !== undefined) entity[key] = structuredClone(value);
+  }
+  for (const field of def.emptyArrays) entity[field] ??= [];
+  if (def.followable) entity.followers = [];
+  if (def.votable) entity.votes = { upVotes: 0, downVotes: 0, upVoters: [], downVoters: [] };
+  for (const [key, value] of Object.entries(def.defaults ?? {})) entity[key] ??= structuredClone(value);
+
+  // The containing entity (contract "Common rules" 3–4): the first parent rule the request names.
+  const chosen = def.parents?.find((rule) => request[rule.field] !== undefined && request[rule.field] !== null);
+  if (def.parents?.length && !chosen) throw ApiError.badRequest(`[${def.parents[def.parents.length - 1]!.field} must not be null]`);
+  if (chosen) {
+    parent = resolveParentField(ctx, def, chosen.field, request[chosen.field]);
+    entity[chosen.field] = referenceTo(parent.type, parent.entity);
+    for (const inherited of chosen.inherit ?? []) {
+      if (parent.entity[inherited] !== undefined) entity[inherited] = structuredClone(parent.entity[inherited]);
+    }
+    if (chosen.field === 'service') entity.serviceType = parent.entity.serviceType;
+    // A nested container also names its service: it must be the service of its parent.
+    for (const rule of def.parents ?? []) {
+      if (rule === chosen || request[rule.field] === undefined || request[rule.field] === null) continue;
+      const named = resolveParentField(ctx, def, rule.field, request[rule.field]);
+      if ((entity[rule.field] as EntityReference | undefined)?.id !== named.entity.id) {
+        throw ApiError.badRequest(`${rule.field} ${String(request[rule.field])} is not the ${rule.field} of ${parent.entity.fullyQualifiedName}`);
+      }
+    }
+  }
+  Object.assign(entity, resolveRequestRefs(ctx.store, def, request, parentFields));
+  if (Array.isArray(request.tags)) entity.tags = resolveTagLabels(ctx.store, request.tags as TagLabel[]);
+  if (Array.isArray(entity.columns)) resolveColumnTags(ctx, entity.columns);
+
+  const rules = rulesFor(ctx, def);
+  entity.fullyQualifiedName = rules.fqn
+    ? rules.fqn(request, entity, ctx)
+    : parent
+      ? addToFqn(parent.entity.fullyQualifiedName, request.name)
+      : quoteName(request.name);
+  return { entity, parent };
+}
+
+function resolveParentField(ctx: CatalogContext, def: ResourceDef, field: string, value: unknown): StoredEntity {
+  const refField = def.refFields?.[field];
+  if (!refField) throw new Error(`resource ${def.type}: parent field ${field} has no refField`);
+  return findLive(ctx.store, refField.kinds, refField.by, value);
+}
+
+function resolveColumnTags(ctx: CatalogContext, columns: unknown[]): void {
+  for (const column of columns as { tags?: TagLabel[]; children?: unknown[] }[]) {
+    if (Array.isArray(column.tags)) column.tags = resolveTagLabels(ctx.store, column.tags);
+    if (Array.isArray(column.children)) resolveColumnTags(ctx, column.children);
+  }
+}
+
+/** POST (contract "Create" rules 1–2): 409 when the FQN exists in its kind, soft-deleted included. */
+export function createEntity(ctx: CatalogContext, def: ResourceDef, request: CreateRequest, user: string): StoredEntity {
+  const { entity, parent } = prepare(ctx, def, request, user);
+  if (ctx.store.getByFqn(def.type, entity.fullyQualifiedName)) throw ApiError.alreadyExists();
+  rulesFor(ctx, def).beforeCreate?.(entity, ctx);
+  return ctx.store.insert(def.type, entity, parent?.entity.id);
+}
+
+/**
+ * PUT (contract "Create" rule 3; observed §1.2, §7.10): keyed by FQN; creates, updates or leaves
+ * unchanged; restores a soft-deleted entity (and what its recursive delete took) first. Never 409.
+ */
+export function upsertEntity(ctx: CatalogContext, def: ResourceDef, request: CreateRequest, user: string): { stored: StoredEntity; outcome: UpsertOutcome } {
+  const { entity: candidate, parent } = prepare(ctx, def, request, user);
+  const existing = ctx.store.getByFqn(def.type, candidate.fullyQualifiedName);
+  if (!existing) {
+    rulesFor(ctx, def).beforeCreate?.(candidate, ctx);
+    return { stored: ctx.store.insert(def.type, candidate, parent?.entity.id), outcome: 'created' };
+  }
+  let outcome: UpsertOutcome = 'unchanged';
+  if (existing.entity.deleted) {
+    restoreTree(ctx, existing, user);
+    outcome = 'updated';
+  }
+  const next = structuredClone(existing.entity);
+  for (const key of Object.keys(request)) {
+    if (SYSTEM_FIELDS.has(key) || def.parents?.some((p) => p.field === key)) continue;
+    const value = candidate[key] !== undefined ? candidate[key] : key in (def.refFields ?? {}) ? candidate[def.refFields![key]!.as ?? key] : undefined;
+    if (value === undefined) continue;
+    const target = def.refFields?.[key]?.as ?? key;
+    if (target === 'tags') next.tags = mergeTags(next.tags, value as TagLabel[]);
+    else if (['owners', 'domains', 'extension', 'experts', 'reviewers'].includes(target) && isEmpty(value)) continue;
+    else if (target === 'connection') next.connection = mergeConnection(next.connection, value);
+    else next[target] = structuredClone(value);
+  }
+  if (applyChange(ctx, def, existing, next, user)) outcome = 'updated';
+  return { stored: existing, outcome };
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === null || (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
+}
+
+/** PUT merges tags: it adds the new ones and never removes (observed §7.10). */
+function mergeTags(current: unknown, incoming: TagLabel[]): TagLabel[] {
+  const out = [...((current as TagLabel[] | undefined) ?? [])];
+  for (const tag of incoming) if (!out.some((t) => t.tagFQN === tag.tagFQN)) out.push(tag);
+  return out;
+}
+
+/**
+ * Stores `next` as a new version when it differs from the current one: +0.1, or +1.0 for a major
+ * change; nothing at all (same version, same updatedAt) when it does not. Returns whether it changed.
+ */
+export function applyChange(ctx: CatalogContext, def: ResourceDef, stored: StoredEntity, next: Entity, user: string): boolean {
+  const before = stored.entity;
+  const change = describeChange(before, next);
+  if (isEmptyChange(change)) {
+    stored.entity = { ...next, version: before.version, updatedAt: before.updatedAt, updatedBy: before.updatedBy };
+    return false;
+  }
+  next.version = isMajorChange(before, next, def.majorFields ?? []) ? nextMajor(before.version) : nextMinor(before.version);
+  next.updatedAt = Math.max(ctx.now(), before.updatedAt);
+  next.updatedBy = user;
+  next.changeDescription = change;
+  next.incrementalChangeDescription = change;
+  ctx.store.update(stored, next, JSON.stringify(before));
+  return true;
+}
+
+/** Observed §1.3: read-only attributes are kept as they were; `deleted` cannot be patched. */
+const PATCH_KEPT = ['id', 'name', 'fullyQualifiedName', 'version', 'updatedAt', 'updatedBy', 'href', 'changeDescription', 'incrementalChangeDescription', 'followers', 'votes', 'serviceType'];
+
+export function patchEntity(ctx: CatalogContext, def: ResourceDef, stored: StoredEntity, operations: Operation[], user: string): StoredEntity {
+  let patched: Entity;
+  try {
+    patched = fastJsonPatch.applyPatch(structuredClone(stored.entity), operations, true, false).newDocument as Entity;
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw ApiError.badRequest(`Invalid JSON Patch: ${message}`);
+  }
+  if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) throw ApiError.badRequest('Invalid JSON Patch: the result is not an entity');
+  if (patched.deleted !== stored.entity.deleted) throw ApiError.badRequest(`${def.type} attribute deleted can't be modified`);
+  for (const key of [...PATCH_KEPT, ...(def.parents ?? []).flatMap((p) => [p.field, ...(p.inherit ?? [])])]) {
+    if (stored.entity[key] === undefined) delete patched[key];
+    else patched[key] = stored.entity[key];
+  }
+  const problems = ctx.validators.validate(def.schema, patched);
+  if (problems.length) throw ApiError.badRequest(`Invalid ${def.type} after patch: ${problems.map((p) => `${p.path} ${p.message}`).join(', ')}`, problems);
+  resolvePatchedRefs(ctx.store, def, patched);
+  applyChange(ctx, def, stored, patched, user);
+  return stored;
+}
+
+function setDeleted(ctx: CatalogContext, stored: StoredEntity, deleted: boolean, user: string): void {
+  const before = stored.entity;
+  const next: Entity = {
+    ...before,
+    deleted,
+    version: nextMinor(before.version),
+    updatedAt: Math.max(ctx.now(), before.updatedAt),
+    updatedBy: user,
+  };
+  const change = { fieldsAdded: [], fieldsUpdated: [{ name: 'deleted', oldValue: !deleted, newValue: deleted }], fieldsDeleted: [], previousVersion: before.version };
+  next.changeDescription = change;
+  next.incrementalChangeDescription = change;
+  ctx.store.update(stored, next, JSON.stringify(before));
+}
+
+function checkDeletable(ctx: CatalogContext, def: ResourceDef, stored: StoredEntity, recursive: boolean): void {
+  rulesFor(ctx, def).beforeDelete?.(stored, ctx);
+  if (!recursive && ctx.store.hasChildren(stored.entity.id)) throw ApiError.notEmpty(def.type);
+}
+
+/**
+ * Soft delete (contract "Delete and restore" rules 1, 3, 4; observed §4): deleted true, version
+ * +0.1, each descendant too when recursive. A parent with children needs `recursive` (400).
+ */
+export function softDelete(ctx: CatalogContext, def: ResourceDef, stored: StoredEntity, recursive: boolean, user: string): StoredEntity {
+  if (stored.entity.deleted) return stored;
+  checkDeletable(ctx, def, stored, recursive);
+  for (const child of ctx.store.descendants(stored.entity.id)) {
+    if (child.entity.deleted) continue;
+    setDeleted(ctx, child, true, user);
+    child.deletedBy = stored.entity.id;
+  }
+  setDeleted(ctx, stored, true, user);
+  return stored;
+}
+
+/** Hard delete (contract rule 2): the entity and, when recursive, every descendant are gone. */
+export function hardDelete(ctx: CatalogContext, def: ResourceDef, stored: StoredEntity, recursive: boolean): Entity {
+  checkDeletable(ctx, def, stored, recursive);
+  for (const child of ctx.store.descendants(stored.entity.id)) {
+    ctx.store.remove(child);
+    ctx.rules.get(child.type)?.afterHardDelete?.(child, ctx);
+  }
+  ctx.store.remove(stored);
+  rulesFor(ctx, def).afterHardDelete?.(stored, ctx);
+  return stored.entity;
+}
+
+/** Restores an entity and the descendants its recursive delete took (observed §1.5, §4). */
+function restoreTree(ctx: CatalogContext, stored: StoredEntity, user: string): void {
+  setDeleted(ctx, stored, false, user);
+  stored.deletedBy = undefined;
+  for (const child of ctx.store.descendants(stored.entity.id)) {
+    if (child.deletedBy !== stored.entity.id) continue;
+    setDeleted(ctx, child, false, user);
+    child.deletedBy = undefined;
+  }
+}
+
+/** Restore (contract "Delete and restore" rule 4): 404 unknown, 400 when not deleted or parent deleted. */
+export function restoreEntity(ctx: CatalogContext, def: ResourceDef, id: string, user: string): StoredEntity {
+  const stored = ctx.store.get(id);
+  if (!stored || stored.type !== def.type) throw ApiError.notFound(def.type, id);
+  if (!stored.entity.deleted) throw ApiError.badRequest(`${def.type} ${stored.entity.fullyQualifiedName} is not deleted`);
+  const parent = stored.parentId ? ctx.store.get(stored.parentId) : undefined;
+  if (parent?.entity.deleted) {
+    throw ApiError.badRequest(`Cannot restore ${def.type} ${stored.entity.fullyQualifiedName}: its parent ${parent.type} ${parent.entity.fullyQualifiedName} is deleted`);
+  }
+  restoreTree(ctx, stored, user);
+  return stored;
+}

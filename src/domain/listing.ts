@@ -1,0 +1,123 @@
+/**
+ * Lists with cursor paging (observed §5.1–5.2): `limit` (0 counts only), `before` / `after` opaque
+ * cursors (both → 400), `include`, and per-kind filters. Keys are kept in FQN order, so a page
+ * starts with a binary search; an FQN-prefix filter (`service`, `database`...) reads only its range.
+ */
+import { ApiError } from '../http/errors.ts';
+import type { ResourceDef } from '../resources/resource-table.ts';
+import type { StoredEntity } from '../store/entity-store.ts';
+import { sortKey } from '../store/sorted-keys.ts';
+import type { CatalogContext } from './context.ts';
+import type { Entity, EntityReference, Paging } from './entity.ts';
+
+export type Include = 'non-deleted' | 'deleted' | 'all';
+
+export interface ListQuery {
+  include: Include;
+  limit: number;
+  before?: string;
+  after?: string;
+  /** Other query parameters: the kind's filters; unknown ones are ignored (observed §5.1). */
+  filters: Readonly<Record<string, unknown>>;
+}
+
+export function encodeCursor(key: string): string {
+  return Buffer.from(key, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string): string {
+  const key = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!key.includes('\u0000') || encodeCursor(key) !== cursor.replace(/=+$/, '')) throw ApiError.badRequest(`Invalid cursor ${cursor}`);
+  return key;
+}
+
+export function matchesInclude(entity: Entity, include: Include): boolean {
+  return include === 'all' || entity.deleted === (include === 'deleted');
+}
+
+/** Filters that are not an FQN prefix: a predicate per query parameter. */
+const PREDICATES: Record<string, (entity: Entity, value: unknown) => boolean> = {
+  root: (e, v) => String(v) !== 'true' || e.parent === undefined,
+  disabled: (e, v) => (e.disabled === true) === (String(v) === 'true'),
+  domain: (e, v) => Array.isArray(e.domains) && (e.domains as EntityReference[]).some((d) => d.fullyQualifiedName === v),
+  entityStatus: (e, v) => e.entityStatus === v,
+  entity: (e, v) => (e.entity as EntityReference | undefined)?.id === v,
+};
+
+export function listEntities(ctx: CatalogContext, def: ResourceDef, query: ListQuery): { items: StoredEntity[]; paging: Paging } {
+  if (query.before !== undefined && query.after !== undefined) throw ApiError.badRequest('Only one of before or after query parameter allowed');
+  const keys = ctx.store.orderedKeys(def.type);
+  const prefixParam = def.prefixFilters?.find((f) => typeof query.filters[f] === 'string' && query.filters[f] !== '');
+  // A prefix filter names a parent by FQN: its entities have keys `<fqn>.`…; the range ends before `<fqn>/`.
+  const prefix = prefixParam ? `${String(query.filters[prefixParam])}.` : '';
+  const lo = prefix ? keys.lowerBound(prefix) : 0;
+  const hi = prefix ? keys.lowerBound(`${prefix.slice(0, -1)}/`) : keys.size;
+  const predicates = Object.entries(query.filters).filter(([name, v]) => PREDICATES[name] && v !== undefined && name !== prefixParam);
+  const matches = (stored: StoredEntity | undefined): stored is StoredEntity =>
+    !!stored && matchesInclude(stored.entity, query.include) && predicates.every(([name, v]) => PREDICATES[name]!(stored.entity, v));
+  const at = (i: number): StoredEntity | undefined => ctx.store.get(keys.at(i)!.id);
+
+  let total: number;
+  if (!prefix && predicates.length === 0) {
+    const deleted = ctx.store.deletedCount(def.type);
+    total = query.include === 'all' ? keys.size : query.include === 'deleted' ? deleted : keys.size - deleted;
+  } else {
+    total = 0;
+    for (let i = lo; i < hi; i++) if (matches(at(i))) total++;
+  }
+
+  const items: StoredEntity[] = [];
+  const paging: Paging = { total };
+  if (query.limit === 0) return { items, paging };
+  if (query.before !== undefined) {
+    const cursor = decodeCursor(query.before);
+    let i = Math.min(keys.lowerBound(cursor), hi) - 1;
+    for (; i >= lo && items.length < query.limit; i--) {
+      const stored = at(i);
+      if (matches(stored)) items.unshift(stored);
+    }
+    for (; i >= lo; i--) {
+      if (matches(at(i))) {
+        if (items.length) paging.before = encodeCursor(firstKey(items));
+        break;
+      }
+    }
+    if (items.length) paging.after = encodeCursor(lastKey(items));
+    return { items, paging };
+  }
+  let i = lo;
+  if (query.after !== undefined) {
+    const cursor = decodeCursor(query.after);
+    i = Math.max(keys.lowerBound(cursor), lo);
+    if (keys.at(i)?.key === cursor) i++;
+  }
+  const first = i;
+  for (; i < hi && items.length < query.limit; i++) {
+    const stored = at(i);
+    if (matches(stored)) items.push(stored);
+  }
+  for (; i < hi; i++) {
+    if (matches(at(i))) {
+      paging.after = encodeCursor(lastKey(items));
+      break;
+    }
+  }
+  if (query.after !== undefined && items.length) {
+    for (let j = first - 1; j >= lo; j--) {
+      if (matches(at(j))) {
+        paging.before = encodeCursor(firstKey(items));
+        break;
+      }
+    }
+  }
+  return { items, paging };
+}
+
+function firstKey(items: StoredEntity[]): string {
+  return sortKey(items[0]!.entity.fullyQualifiedName, items[0]!.entity.id);
+}
+
+function lastKey(items: StoredEntity[]): string {
+  const last = items[items.length - 1]!;
+  return sortKey(last.entity.fullyQualifiedName, last.entity.id);
+}

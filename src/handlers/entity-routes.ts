@@ -1,0 +1,150 @@
+/**
+ * The generic routes every kind of the resource table gets: list, create, upsert, bulk, get and
+ * PATCH and DELETE by id and by name, restore, version history (contract "Endpoints"; observed §5.1).
+ */
+import type { Request, Response, Router } from 'express';
+import type { Operation } from 'fast-json-patch';
+import type { CatalogContext } from '../domain/context.ts';
+import type { CreateRequest } from '../domain/entity.ts';
+import { createEntity, hardDelete, patchEntity, restoreEntity, softDelete, upsertEntity } from '../domain/lifecycle.ts';
+import { listEntities } from '../domain/listing.ts';
+import { parseFields, render } from '../domain/projection.ts';
+import { maskConnection } from '../domain/secrets.ts';
+import { identityOf } from '../http/authenticate.ts';
+import { ApiError } from '../http/errors.ts';
+import { toApiError } from '../http/render-error.ts';
+import type { ResourceDef } from '../resources/resource-table.ts';
+import type { StoredEntity } from '../store/entity-store.ts';
+import { baseUrl, changeHeader, findByFqn, findById, pathParam, queryBool, queryInclude, queryInt, queryValue, renderFor } from './request-helpers.ts';
+
+const LIST_PARAMS = new Set(['fields', 'include', 'limit', 'before', 'after']);
+
+export function mountEntityRoutes(router: Router, ctx: CatalogContext, def: ResourceDef): void {
+  const prefix = `/api/v1/${def.collection}`;
+  const user = (res: Response) => identityOf(res).user;
+  const byId = (req: Request, include = queryInclude(req)) => findById(ctx, def, pathParam(req, 'id'), include);
+  const byName = (req: Request, include = queryInclude(req)) => findByFqn(ctx, def, pathParam(req, 'fqn'), include);
+
+  router.get(prefix, (req, res) => {
+    const fields = parseFields(ctx, def, queryValue(req, 'fields'));
+    const filters = Object.fromEntries(Object.entries(req.query as Record<string, unknown>).filter(([k]) => !LIST_PARAMS.has(k)));
+    const before = queryValue(req, 'before');
+    const after = queryValue(req, 'after');
+    const { items, paging } = listEntities(ctx, def, {
+      include: queryInclude(req),
+      limit: queryInt(req, 'limit', 10),
+      ...(typeof before === 'string' ? { before } : {}),
+      ...(typeof after === 'string' ? { after } : {}),
+      filters,
+    });
+    res.json({ data: items.map((s) => renderFor(ctx, def, req, s, fields)), paging });
+  });
+
+  router.post(prefix, (req, res) => {
+    const stored = createEntity(ctx, def, req.body as CreateRequest, user(res));
+    const body = renderFor(ctx, def, req, stored);
+    res.status(201).location(String(body.href)).json(body);
+  });
+
+  router.put(prefix, (req, res) => {
+    const { stored, outcome } = upsertEntity(ctx, def, req.body as CreateRequest, user(res));
+    changeHeader(res, outcome === 'created' ? 'entityCreated' : outcome === 'updated' ? 'entityUpdated' : 'entityNoChange');
+    res.status(outcome === 'created' ? 201 : 200).json(renderFor(ctx, def, req, stored));
+  });
+
+  // Bulk (contract rule 4; observed §1.8): each item on its own; invalid items are reported.
+  router.put(`${prefix}/bulk`, (req, res) => {
+    const items = req.body as unknown[];
+    const successRequest: { request: unknown; status: number; message?: string }[] = [];
+    const failedRequest: { request: unknown; status: number; message: string }[] = [];
+    for (const item of items) {
+      const problems = ctx.validators.validate(def.createSchema, item);
+      if (problems.length) {
+        failedRequest.push({ request: item, status: 400, message: `[${problems.map((p) => `${p.path.replace(/^\//, '').replace(/\//g, '.')} ${p.message}`).join(', ')}]` });
+        continue;
+      }
+      try {
+        const { stored, outcome } = upsertEntity(ctx, def, item as CreateRequest, user(res));
+        successRequest.push({ request: stored.entity.fullyQualifiedName, status: outcome === 'created' ? 201 : 200, message: outcome });
+      } catch (error) {
+        const apiError = toApiError(error);
+        failedRequest.push({ request: item, status: apiError.status, message: apiError.message });
+      }
+    }
+    res.json({
+      dryRun: false,
+      status: failedRequest.length === 0 ? 'success' : successRequest.length === 0 ? 'failure' : 'partialSuccess',
+      numberOfRowsProcessed: items.length,
+      numberOfRowsPassed: successRequest.length,
+      numberOfRowsFailed: failedRequest.length,
+      successRequest,
+      failedRequest,
+    });
+  });
+
+  // Restore (contract "Delete and restore"): the id in the body, as OpenMetadata reads it, or `?id=`.
+  router.put(`${prefix}/restore`, (req, res) => {
+    const id = (req.body as { id?: unknown } | undefined)?.id ?? queryValue(req, 'id');
+    if (typeof id !== 'string') throw ApiError.badRequest('[id must not be null]');
+    const stored = restoreEntity(ctx, def, id, user(res));
+    changeHeader(res, 'entityRestored');
+    res.json(renderFor(ctx, def, req, stored));
+  });
+
+  router.get(`${prefix}/name/:fqn`, (req, res) => {
+    const fields = parseFields(ctx, def, queryValue(req, 'fields'));
+    res.json(renderFor(ctx, def, req, byName(req), fields));
+  });
+  router.patch(`${prefix}/name/:fqn`, (req, res) => patch(req, res, byName(req, 'non-deleted')));
+  router.delete(`${prefix}/name/:fqn`, (req, res) => remove(req, res, byName(req, 'all')));
+
+  router.get(`${prefix}/:id/versions`, (req, res) => {
+    const stored = byId(req, 'all');
+    const current = renderFor(ctx, def, req, stored);
+    const older = [...stored.history].reverse().map((json) => (ctx.profile.maskSecrets && json.includes('"connection"') ? maskSnapshot(json) : json));
+    res.json({ entityType: def.type, versions: [JSON.stringify(current), ...older] });
+  });
+  router.get(`${prefix}/:id/versions/:version`, (req, res) => {
+    const stored = byId(req, 'all');
+    const wanted = Number(pathParam(req, 'version'));
+    if (stored.entity.version === wanted) return res.json(renderFor(ctx, def, req, stored));
+    const json = stored.history.find((h) => (JSON.parse(h) as { version: number }).version === wanted);
+    if (!json) throw new ApiError(404, `${def.type} instance for ${stored.entity.id} and version ${pathParam(req, 'version')} not found`);
+    const snapshot: StoredEntity = { ...stored, entity: JSON.parse(json) as StoredEntity['entity'] };
+    res.json(render(ctx, def, snapshot, 'all', baseUrl(req)));
+  });
+
+  router.get(`${prefix}/:id`, (req, res) => {
+    const fields = parseFields(ctx, def, queryValue(req, 'fields'));
+    res.json(renderFor(ctx, def, req, byId(req), fields));
+  });
+  router.patch(`${prefix}/:id`, (req, res) => patch(req, res, byId(req, 'non-deleted')));
+  router.delete(`${prefix}/:id`, (req, res) => remove(req, res, byId(req, 'all')));
+
+  function patch(req: Request, res: Response, stored: StoredEntity): void {
+    patchEntity(ctx, def, stored, req.body as Operation[], user(res));
+    res.json(renderFor(ctx, def, req, stored));
+  }
+
+  /** Contract "Delete and restore" rules 1–4; hard delete answer per profile (DESIGN.md). */
+  function remove(req: Request, res: Response, stored: StoredEntity): void {
+    const recursive = queryBool(req, 'recursive');
+    if (queryBool(req, 'hardDelete')) {
+      const body = renderFor(ctx, def, req, stored);
+      hardDelete(ctx, def, stored, recursive);
+      changeHeader(res, 'entityDeleted');
+      if (ctx.profile.hardDeleteReturnsEntity) res.json(body);
+      else res.status(204).end();
+      return;
+    }
+    softDelete(ctx, def, stored, recursive, user(res));
+    changeHeader(res, 'entitySoftDeleted');
+    res.json(renderFor(ctx, def, req, stored));
+  }
+}
+
+function maskSnapshot(json: string): string {
+  const snapshot = JSON.parse(json) as Record<string, unknown>;
+  snapshot.connection = maskConnection(snapshot.connection);
+  return JSON.stringify(snapshot);
+}

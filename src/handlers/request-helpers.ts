@@ -1,0 +1,67 @@
+/** Small helpers every handler uses: query parsing, lookups with `include`, rendering. */
+import type { Request, Response } from 'express';
+import type { CatalogContext } from '../domain/context.ts';
+import type { Entity } from '../domain/entity.ts';
+import type { Include } from '../domain/listing.ts';
+import { matchesInclude } from '../domain/listing.ts';
+import type { FieldSelection } from '../domain/projection.ts';
+import { render } from '../domain/projection.ts';
+import { ApiError } from '../http/errors.ts';
+import type { ResourceDef } from '../resources/resource-table.ts';
+import type { StoredEntity } from '../store/entity-store.ts';
+
+export function queryValue(req: Request, name: string): unknown {
+  const value = (req.query as Record<string, unknown>)[name];
+  return Array.isArray(value) ? value[value.length - 1] : value;
+}
+
+export function queryBool(req: Request, name: string): boolean {
+  const value = queryValue(req, name);
+  return value === true || value === 'true';
+}
+
+export function queryInclude(req: Request): Include {
+  const value = queryValue(req, 'include');
+  return value === 'deleted' || value === 'all' ? value : 'non-deleted';
+}
+
+export function queryInt(req: Request, name: string, fallback: number): number {
+  const value = queryValue(req, name);
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n)) throw ApiError.badRequest(`[query param ${name} must be an integer]`);
+  return n;
+}
+
+export function pathParam(req: Request, name: string): string {
+  const value = req.params[name];
+  if (typeof value !== 'string') throw ApiError.badRequest(`missing path parameter ${name}`);
+  return value;
+}
+
+/** The entity of this kind with that id, visible under `include` — or OpenMetadata's 404. */
+export function findById(ctx: CatalogContext, def: ResourceDef, id: string, include: Include): StoredEntity {
+  const stored = ctx.store.get(id);
+  if (!stored || stored.type !== def.type || !matchesInclude(stored.entity, include)) throw ApiError.notFound(def.type, id);
+  return stored;
+}
+
+export function findByFqn(ctx: CatalogContext, def: ResourceDef, fqn: string, include: Include): StoredEntity {
+  const stored = ctx.store.getByFqn(def.type, fqn);
+  if (!stored || !matchesInclude(stored.entity, include)) throw ApiError.notFound(def.type, fqn);
+  return stored;
+}
+
+/** `/api`, as the client reached it: the base of every `href`. */
+export function baseUrl(req: Request): string {
+  return `${req.protocol}://${req.get('host') ?? '127.0.0.1'}/api`;
+}
+
+export function renderFor(ctx: CatalogContext, def: ResourceDef, req: Request, stored: StoredEntity, fields: FieldSelection = 'all'): Entity {
+  return render(ctx, def, stored, fields, baseUrl(req));
+}
+
+/** OpenMetadata's change header (observed §1.2, §1.4, §1.5). */
+export function changeHeader(res: Response, change: string): void {
+  res.setHeader('X-OpenMetadata-Change', change);
+}

@@ -1,0 +1,68 @@
+/**
+ * Followers and votes (contract "Followers and votes"; observed §1.6–1.7). The `contract` profile
+ * answers with the entity, the `openmetadata` profile with a ChangeEvent (DESIGN.md profiles).
+ */
+import type { Request, Response, Router } from 'express';
+import type { CatalogContext } from '../domain/context.ts';
+import type { EntityReference } from '../domain/entity.ts';
+import { addFollower, changeEvent, removeFollower, vote } from '../domain/social.ts';
+import type { VoteType } from '../domain/social.ts';
+import { identityOf } from '../http/authenticate.ts';
+import { ApiError } from '../http/errors.ts';
+import type { ResourceDef } from '../resources/resource-table.ts';
+import type { StoredEntity } from '../store/entity-store.ts';
+import { findById, pathParam, renderFor } from './request-helpers.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The follower body: a JSON string (what clients send) or, profile `contract`, bare UUID text. */
+function followerId(ctx: CatalogContext, req: Request): string {
+  if (req.is('text/plain') && !ctx.profile.followerBodyMayBeText) {
+    throw new ApiError(415, 'Unsupported Content-Type text/plain: send the user id as a JSON string');
+  }
+  const body: unknown = req.body;
+  const id = typeof body === 'string' ? body.trim().replace(/^"(.*)"$/, '$1') : undefined;
+  if (!id || !UUID.test(id)) throw ApiError.badRequest('The body must be the user id as a JSON string, e.g. "6f1e…"');
+  return id;
+}
+
+export function mountSocialRoutes(router: Router, ctx: CatalogContext, def: ResourceDef): void {
+  const prefix = `/api/v1/${def.collection}`;
+  const target = (req: Request) => findById(ctx, def, pathParam(req, 'id'), 'non-deleted');
+
+  const answer = (req: Request, res: Response, stored: StoredEntity, change: { fieldsAdded?: unknown[]; fieldsUpdated?: unknown[]; fieldsDeleted?: unknown[] }) => {
+    res.setHeader('X-OpenMetadata-Change', 'entityFieldsChanged');
+    const entity = renderFor(ctx, def, req, stored);
+    if (!ctx.profile.socialReturnsChangeEvent) return res.json(entity);
+    res.json(
+      changeEvent(ctx, stored, identityOf(res).user, {
+        fieldsAdded: (change.fieldsAdded ?? []) as never[],
+        fieldsUpdated: (change.fieldsUpdated ?? []) as never[],
+        fieldsDeleted: (change.fieldsDeleted ?? []) as never[],
+      }, entity),
+    );
+  };
+
+  if (def.followable) {
+    router.put(`${prefix}/:id/followers`, (req, res) => {
+      const stored = target(req);
+      const added: EntityReference[] = addFollower(ctx, stored, followerId(ctx, req));
+      answer(req, res, stored, { fieldsAdded: [{ name: 'followers', newValue: added }] });
+    });
+    router.delete(`${prefix}/:id/followers/:userId`, (req, res) => {
+      const stored = target(req);
+      const removed = removeFollower(ctx, stored, pathParam(req, 'userId'));
+      answer(req, res, stored, { fieldsDeleted: [{ name: 'followers', oldValue: removed }] });
+    });
+  }
+  if (def.votable) {
+    router.put(`${prefix}/:id/vote`, (req, res) => {
+      const stored = target(req);
+      const type = (req.body as { updatedVoteType: VoteType }).updatedVoteType;
+      const voter = ctx.store.get(identityOf(res).userId);
+      if (!voter) throw ApiError.notFound('user', identityOf(res).user);
+      vote(stored, voter, type);
+      answer(req, res, stored, { fieldsUpdated: [{ name: 'votes', newValue: type }] });
+    });
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Authentication (contract "Authentication" 1–2): every `/api` request carries
+ * `Authorization: Bearer <JWT>`; a missing, malformed, expired or badly signed token is 401 with
+ * OpenMetadata's texts (observed §2.5). A user named in a valid token is created on first use.
+ */
+import type { RequestHandler, Response } from 'express';
+import type { Principal, TokenVerifier } from '../auth/tokens.ts';
+import { TokenError } from '../auth/tokens.ts';
+import { ApiError } from './errors.ts';
+
+export interface RequestIdentity extends Principal {
+  userId: string;
+}
+
+export function identityOf(res: Response): RequestIdentity {
+  const identity = res.locals.identity as RequestIdentity | undefined;
+  if (!identity) throw new Error('no identity: authentication did not run');
+  return identity;
+}
+
+export function authenticate(verifier: TokenVerifier, ensureUser: (name: string) => string): RequestHandler {
+  return (req, res, next) => {
+    const header = req.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match) return next(ApiError.unauthorized('Not Authorized! Token not present'));
+    verifier.verify(match[1]!).then(
+      (principal) => {
+        res.locals.identity = { ...principal, userId: ensureUser(principal.user) } satisfies RequestIdentity;
+        next();
+      },
+      (error: unknown) => next(error instanceof TokenError ? ApiError.unauthorized(error.message) : error),
+    );
+  };
+}
