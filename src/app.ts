@@ -20,7 +20,8 @@ import { mountSocialRoutes } from './handlers/social-routes.ts';
 import { authenticate } from './http/authenticate.ts';
 import { authorize } from './http/authorize.ts';
 import { ApiError } from './http/errors.ts';
-import { errorRenderer } from './http/render-error.ts';
+import { limitNesting } from './http/body-limits.ts';
+import { errorRenderer, notFoundHandler } from './http/render-error.ts';
 import { loadDocument } from './openapi/document.ts';
 import type { OpenApiDocument } from './openapi/document.ts';
 import { createSchemaValidators } from './openapi/schema-validators.ts';
@@ -69,6 +70,7 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   app.set('trust proxy', false);
   app.use(express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use(express.text({ limit, type: 'text/plain' }));
+  app.use(limitNesting());
   app.use('/api', authenticate(verifier, (name) => ensureUser(ctx, name)));
   app.use(
     OpenApiValidator.middleware({
@@ -87,6 +89,7 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     mountEntityRoutes(router, ctx, def);
   }
   app.use(router);
+  app.use(notFoundHandler());
   app.use(errorRenderer(profile, log));
   return { app, ctx, document };
 }

@@ -4,7 +4,7 @@
  * `{code, errorType, message, details?}`. A response that failed response validation is a server
  * bug: it is logged with its detail and answered 500.
  */
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Profile } from '../config/profiles.ts';
 import { ApiError } from './errors.ts';
 import type { ErrorDetail } from './errors.ts';
@@ -25,7 +25,14 @@ function describe(item: { path?: string; message?: string; errorCode?: string })
   const where = path.startsWith('/query/') ? 'query param ' : path.startsWith('/params/') ? 'path param ' : '';
   const leaf = path.replace(/^\/(body|query|params|headers)\/?/, '').replace(/\//g, '.');
   const required = /must have required property '([^']+)'/.exec(message);
-  if (required) return { path: `${path}/${required[1]}`.replace('//', '/'), message: `${where}${leaf ? `${leaf}.` : ''}${required[1]} must not be null` };
+  if (required) {
+    // The validator reports the missing property's own path (`/body/connection`) or, in nested
+    // schemas, its parent's; name the property once either way.
+    const field = required[1]!;
+    const full = path.endsWith(`/${field}`) ? path : `${path}/${field}`.replace('//', '/');
+    const name = full.replace(/^\/(body|query|params|headers)\/?/, '').replace(/\//g, '.');
+    return { path: full, message: `${where}${name} must not be null` };
+  }
   if (/unevaluated properties|additional properties/.test(message)) return { path, message: `Unrecognized field "${leaf}"` };
   if (/format "uuid"/.test(message)) return { path, message: `${where}${leaf} must be a UUID` };
   return { path, message: `${where}${leaf || 'body'} ${message}` };
@@ -47,6 +54,14 @@ export function toApiError(error: unknown): ApiError {
   if (status === 415) return new ApiError(415, e.message ?? 'Unsupported Media Type');
   if (status >= 400 && status < 500) return new ApiError(status, e.message ?? 'Bad request');
   return new ApiError(500, 'Internal server error');
+}
+
+/**
+ * A request that matched no route: an operation the document declares but no handler serves yet,
+ * or a path outside `/api`. Answered in the error shape rather than express's HTML page.
+ */
+export function notFoundHandler(): RequestHandler {
+  return (req, _res, next) => next(new ApiError(404, `HTTP 404 Not Found: no handler for ${req.method} ${req.path}`));
 }
 
 export function errorRenderer(profile: Profile, log: (line: string) => void): ErrorRequestHandler {
