@@ -7,6 +7,9 @@
 import type { Exchange } from './http.ts';
 
 export class RuleViolation extends Error {
+  /** The command sequence that ran, as fast-check prints it (set by the random phase). */
+  commands?: string;
+
   constructor(
     readonly ruleId: string,
     readonly expected: string,

@@ -15,6 +15,7 @@ export function toCurl(ex: Exchange): string {
   if (ex.authLabel === 'admin') parts.push('-H', '"Authorization: Bearer $CK_TOKEN"');
   else if (ex.authLabel === 'restricted') parts.push('-H', '"Authorization: Bearer $CK_RESTRICTED_TOKEN"');
   else if (ex.authHeader !== undefined) parts.push('-H', shellQuote(`Authorization: ${ex.authHeader}`));
+  else if (ex.authLabel !== 'none') parts.push('-H', shellQuote(`Authorization: <${ex.authLabel}>`));
   if (ex.contentType) parts.push('-H', shellQuote(`Content-Type: ${ex.contentType}`));
   if (ex.requestBody !== undefined) parts.push('-d', shellQuote(ex.requestBody));
   return parts.join(' ');

@@ -4,7 +4,7 @@
  */
 
 /** Which credentials a request carries. `invalid:*` tokens are built by the suite itself. */
-export type AuthMode = 'admin' | 'restricted' | 'none' | { header: string; label: string };
+export type AuthMode = 'admin' | 'restricted' | 'none' | { header: string; label: string; secret?: boolean };
 
 export interface RequestSpec {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -108,7 +108,7 @@ export class HttpClient {
     } else {
       headers.authorization = auth.header;
       authLabel = auth.label;
-      authHeader = auth.header;
+      if (!auth.secret) authHeader = auth.header;
     }
     let requestBody: string | undefined;
     if (spec.rawBody !== undefined) requestBody = spec.rawBody;

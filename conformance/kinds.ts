@@ -18,7 +18,9 @@ export type KindId =
   | 'mlmodel'
   | 'topic'
   | 'pipeline'
-  | 'apiCollection';
+  | 'apiCollection'
+  | 'databaseSchema'
+  | 'table';
 
 export type KindRole = 'service' | 'classification' | 'child';
 
@@ -158,6 +160,27 @@ export const KINDS: Readonly<Record<KindId, Kind>> = {
     bulk: false,
     followable: false,
     votable: false,
+  },
+  // Used by the table scenarios only (create endpoints observed, not in the contract).
+  databaseSchema: {
+    id: 'databaseSchema',
+    path: '/v1/databaseSchemas',
+    role: 'child',
+    serviceKind: 'databaseService',
+    inContract: false,
+    bulk: false,
+    followable: false,
+    votable: false,
+  },
+  table: {
+    id: 'table',
+    path: '/v1/tables',
+    role: 'child',
+    serviceKind: 'databaseService',
+    inContract: false,
+    bulk: false,
+    followable: true,
+    votable: true,
   },
 };
 

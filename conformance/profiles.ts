@@ -9,6 +9,8 @@ export const PROFILES: readonly Profile[] = ['contract', 'openmetadata'];
 export interface ProfileExpectations {
   /** Statuses accepted for a successful POST create (the contract does not show one). */
   createStatuses: readonly number[];
+  /** A created entity carries owners, tags and domains as (empty) arrays. */
+  emptyArraysRequired: boolean;
   /** Statuses accepted for a PUT upsert that created the entity. */
   upsertCreateStatuses: readonly number[];
   /** Hard delete: 204 and no body, or 200 and the deleted entity. */
@@ -34,6 +36,7 @@ export interface ProfileExpectations {
 const EXPECTATIONS: Record<Profile, ProfileExpectations> = {
   contract: {
     createStatuses: [200, 201],
+    emptyArraysRequired: true,
     upsertCreateStatuses: [200, 201],
     hardDelete: { status: 204, body: 'none' },
     errorTypeRequired: true,
@@ -47,6 +50,7 @@ const EXPECTATIONS: Record<Profile, ProfileExpectations> = {
   },
   openmetadata: {
     createStatuses: [201],
+    emptyArraysRequired: false,
     upsertCreateStatuses: [201],
     hardDelete: { status: 200, body: 'entity' },
     errorTypeRequired: false,

@@ -82,12 +82,25 @@ export class CleanupRegistry {
 export class Session {
   readonly trace: Exchange[] = [];
   readonly checker: Checker;
+  /** Roots this session may have created (removed by `cleanup`). */
+  private readonly roots: Array<{ kind: Kind; name: string }> = [];
 
   constructor(
     readonly ctx: RunContext,
     active: ReadonlySet<string>,
   ) {
     this.checker = new Checker(active, ctx.tally, this.trace);
+  }
+
+  /** Registers a root BEFORE the request that may create it. */
+  registerRoot(kind: Kind, name: string, id?: string): void {
+    if (!this.roots.some((r) => r.kind === kind && r.name === name)) this.roots.push({ kind, name });
+    this.ctx.cleanup.register(kind, name, id);
+  }
+
+  /** Removes (hard, recursive) every root this session registered. */
+  async cleanup(): Promise<string[]> {
+    return this.ctx.cleanup.remove(this.ctx.client, this.roots);
   }
 
   async send(spec: RequestSpec): Promise<Exchange> {

@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import type { Express } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import type { ProfileName } from './config/profiles.ts';
 import { profileByName } from './config/profiles.ts';
 import type { AuthOptions } from './auth/tokens.ts';
@@ -15,12 +14,19 @@ import { createVerifier } from './auth/tokens.ts';
 import type { CatalogContext } from './domain/context.ts';
 import { defaultKindRules } from './domain/kind-rules.ts';
 import { createEntity } from './domain/lifecycle.ts';
+import { mountDataContractRoutes } from './handlers/data-contract-routes.ts';
 import { mountEntityRoutes } from './handlers/entity-routes.ts';
 import { mountSocialRoutes } from './handlers/social-routes.ts';
+import { mountTableDataRoutes } from './handlers/table-data-routes.ts';
+import { mountTestCaseResultRoutes } from './handlers/test-case-result-routes.ts';
+import type { DevTools, DevToolsOptions } from './admin/dev-tools.ts';
+import { setupDevTools } from './admin/dev-tools.ts';
+import { mountSystemRoutes } from './handlers/system-routes.ts';
 import { authenticate } from './http/authenticate.ts';
 import { authorize } from './http/authorize.ts';
 import { ApiError } from './http/errors.ts';
 import { limitNesting } from './http/body-limits.ts';
+import { openApiValidation } from './http/openapi-validation.ts';
 import { errorRenderer, notFoundHandler } from './http/render-error.ts';
 import { loadDocument } from './openapi/document.ts';
 import type { OpenApiDocument } from './openapi/document.ts';
@@ -29,7 +35,7 @@ import { quoteName } from './resources/fqn.ts';
 import { RESOURCES, resourceByType } from './resources/resource-table.ts';
 import { EntityStore } from './store/entity-store.ts';
 
-export interface AppOptions {
+export interface AppOptions extends DevToolsOptions {
   profile?: ProfileName;
   auth?: AuthOptions;
   /** Largest accepted request body (express body-parser syntax). */
@@ -45,6 +51,8 @@ export interface CatalogApp {
   app: Express;
   ctx: CatalogContext;
   document: OpenApiDocument;
+  /** Admin API state: fault settings, journal, persistence (issue 6). */
+  dev: DevTools;
 }
 
 export const DEFAULT_BODY_LIMIT = '1mb';
@@ -62,28 +70,30 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     now: options.now ?? (() => Date.now()),
     newId: options.newId ?? randomUUID,
   };
+  const dev = setupDevTools(ctx, document, options, log);
   const verifier = createVerifier(options.auth);
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
 
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  app.use(dev.beforeBody);
   app.use(express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use(express.text({ limit, type: 'text/plain' }));
   app.use(limitNesting());
+  app.use(dev.afterBody);
   app.use('/api', authenticate(verifier, (name) => ensureUser(ctx, name)));
   app.use(
-    OpenApiValidator.middleware({
-      apiSpec: structuredClone(document) as never,
-      validateRequests: { allowUnknownQueryParameters: true, coerceTypes: true },
-      validateResponses: options.validateResponses ?? true,
-      validateSecurity: false,
-      ignorePaths: /^(?!\/api\/)/,
-      validateFormats: true,
-    }),
+    openApiValidation(document, profile, options.validateResponses ?? true, new Set(RESOURCES.map((r) => r.collection))),
   );
+  app.use(dev.afterValidation);
   app.use('/api', authorize());
   const router = express.Router();
+  // Routes specific to a path go before the generic `/:id` ones (`/dataContracts/entity`...).
+  mountSystemRoutes(router, ctx);
+  mountTableDataRoutes(router, ctx);
+  mountDataContractRoutes(router, ctx);
+  mountTestCaseResultRoutes(router, ctx);
   for (const def of RESOURCES) {
     mountSocialRoutes(router, ctx, def);
     mountEntityRoutes(router, ctx, def);
@@ -91,7 +101,7 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   app.use(router);
   app.use(notFoundHandler());
   app.use(errorRenderer(profile, log));
-  return { app, ctx, document };
+  return { app, ctx, document, dev };
 }
 
 /** DESIGN.md: "A user named in a token that does not exist yet is created on first use." */

@@ -5531,6 +5531,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/system/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the server version
+         * @description Not shown in the contract; follows OpenMetadata (`SystemResource.getCatalogVersion`,
+         *     schema `catalogVersion.json`), which the web UI calls before anything else: the version of
+         *     the server, the source revision it was built from and the build time (epoch milliseconds).
+         *     catalog-kit answers with its package version.
+         */
+        get: operations["getSystemVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/loggedInUser": {
         parameters: {
             query?: never;
@@ -7794,6 +7817,18 @@ export interface components {
             dataProducts?: string[];
             extension?: Record<string, never>;
         };
+        /** @description OpenMetadata's `CatalogVersion` (`catalogVersion.json`). */
+        SystemVersion: {
+            /** @description Software version of the server. */
+            version: string;
+            /** @description Software revision (commit) of the server. */
+            revision?: string;
+            /**
+             * Format: int64
+             * @description Build timestamp, epoch milliseconds.
+             */
+            timestamp?: number;
+        };
         /**
          * @description Observed storageService.json serviceType enum; the contract names the custom variant CustomStorage.
          * @enum {string}
@@ -8885,7 +8920,12 @@ export interface components {
         SemanticsRule: {
             name: string;
             description?: string;
-            /** @description JSON Logic over the entity, e.g. `{"!!": {"var": "owners"}}`. */
+            /**
+             * @description JSON Logic over the entity, e.g. `{"!!": {"var": "owners"}}`. The reference server evaluates the
+             *     subset var, missing, !, !!, and, or, if, ==, !=, ===, !==, <, <=, >, >=, in, some, all, none,
+             *     cat, +, -, *, / over the stored entity; a malformed rule or an unknown operator fails the rule
+             *     with its reason (src/domain/json-logic.ts).
+             */
             rule?: string;
             /** @default true */
             enabled: boolean;
@@ -8946,6 +8986,7 @@ export interface components {
             refreshFrequencyMet?: boolean;
             latencyMet?: boolean;
             availabilityMet?: boolean;
+            /** @description Seconds since the entity's last refresh (for a table, its newest table profile). */
             actualLatency?: number;
         };
         /** @description Fields of a validation result that a client may send (contract "Data contracts", add a result). */
@@ -9177,7 +9218,8 @@ export interface components {
         /**
          * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
          *     Relationship fields are returned only when asked for; an unknown name gives 400
-         *     `Invalid field name <x>`; `*` asks for every field.
+         *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+         *     OpenMetadata's clients do (`allowReserved`).
          */
         Fields: string;
         /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -9225,7 +9267,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -9411,7 +9454,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -9531,7 +9575,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -9804,7 +9849,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -10019,7 +10065,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -10139,7 +10186,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -10449,7 +10497,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -10633,7 +10682,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -10753,7 +10803,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -11026,7 +11077,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -11214,7 +11266,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -11334,7 +11387,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -11607,7 +11661,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -11819,7 +11874,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -11939,7 +11995,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -12249,7 +12306,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -12434,7 +12492,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -12554,7 +12613,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -12864,7 +12924,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -13051,7 +13112,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -13171,7 +13233,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -13481,7 +13544,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -13667,7 +13731,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -13787,7 +13852,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -14097,7 +14163,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -14326,7 +14393,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -14446,7 +14514,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -14756,7 +14825,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -14944,7 +15014,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -15064,7 +15135,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -15337,7 +15409,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -15523,7 +15596,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -15643,7 +15717,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -15916,7 +15991,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -16096,7 +16172,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -16216,7 +16293,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -16489,7 +16567,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -16671,7 +16750,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -16791,7 +16871,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -17064,7 +17145,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -17311,7 +17393,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -17431,7 +17514,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -17741,7 +17825,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -17964,7 +18049,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -18084,7 +18170,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -18394,7 +18481,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -18576,7 +18664,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -18696,7 +18785,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -19006,7 +19096,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -19252,7 +19343,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -19372,7 +19464,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -19682,7 +19775,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -19929,7 +20023,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -20049,7 +20144,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -20359,7 +20455,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -20528,7 +20625,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -20648,7 +20746,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -20859,7 +20958,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -21042,7 +21142,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -21153,7 +21254,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -21364,7 +21466,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -21544,13 +21647,42 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    getSystemVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version of the server. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": "0.1.0",
+                     *       "revision": "catalog-kit",
+                     *       "timestamp": 1735689600000
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SystemVersion"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     getLoggedInUser: {
         parameters: {
             query?: {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -21583,7 +21715,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -21694,7 +21827,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -21905,7 +22039,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -22075,7 +22210,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -22186,7 +22322,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -22397,7 +22534,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -22573,7 +22711,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -22684,7 +22823,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -22895,7 +23035,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -23082,7 +23223,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -23193,7 +23335,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -23404,7 +23547,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -23619,7 +23763,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -23730,7 +23875,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -23941,7 +24087,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -24106,7 +24253,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -24217,7 +24365,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -24428,7 +24577,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -24630,7 +24780,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -24741,7 +24892,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -25045,7 +25197,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -25282,7 +25435,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -25393,7 +25547,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */
@@ -25608,7 +25763,8 @@ export interface operations {
                 /**
                  * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
                  *     Relationship fields are returned only when asked for; an unknown name gives 400
-                 *     `Invalid field name <x>`; `*` asks for every field.
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
                 /** @description Whether soft-deleted entities are returned (observed §4). */

@@ -28,6 +28,13 @@ export interface Principal {
 
 export class TokenError extends Error {}
 
+/**
+ * The subject becomes a user on first use, so it must be a valid user name: the document's
+ * EntityName (1..256 characters, one line, no `::`) without a double quote (FQN quoting, contract
+ * "Common rules" 3). Checked here because users created from tokens bypass request validation.
+ */
+const USER_NAME = /^(?:(?!::)[^"\n\r\u2028\u2029]){1,256}$/u;
+
 const HMAC = ['HS256', 'HS384', 'HS512'];
 const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
@@ -93,6 +100,7 @@ export function createVerifier(options: AuthOptions = {}): TokenVerifier {
         throw new TokenError(`Not Authorized! ${reason}`);
       }
       if (typeof payload.sub !== 'string' || payload.sub === '') throw new TokenError('Not Authorized! Token has no subject');
+      if (!USER_NAME.test(payload.sub)) throw new TokenError(`Not Authorized! Invalid user name ${payload.sub.slice(0, 300)}`);
       const roles = (Array.isArray(payload.roles) ? payload.roles : []).filter((r): r is Role => (ROLES as readonly unknown[]).includes(r));
       const principal: Principal = { user: payload.sub, roles: roles.length ? roles : ['DataConsumer'] };
       if (cache.size > 10_000) cache.clear();

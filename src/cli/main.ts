@@ -10,6 +10,7 @@ const USAGE = `Usage: catalog-kit <command> [options]
 Commands:
   serve     Start the stateful mock server
             [--port 8585] [--host 127.0.0.1] [--profile contract|openmetadata] [--fixtures default|none|<dir>]
+            [--cors-origin <origin>[,...]] [--log pretty|quiet|json] [--data <state.json>]
   token     Print a JWT the server accepts
             [--user admin] [--role Admin|DataSteward|DataConsumer] [--expires 1h]
   conform   Run the conformance suite against a server

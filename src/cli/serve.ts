@@ -3,10 +3,12 @@
  * docs URL and a ready-to-use Admin token (DESIGN.md "Command-line interface").
  */
 import { parseArgs } from 'node:util';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { signToken } from '../auth/tokens.ts';
 import type { ProfileName } from '../config/profiles.ts';
 import { profileByName } from '../config/profiles.ts';
+import type { LogFormat } from '../http/request-log.ts';
+import { LOG_FORMATS } from '../http/request-log.ts';
 import { startServer } from '../server.ts';
 import type { Io } from './main.ts';
 
@@ -23,6 +25,9 @@ export async function runServe(argv: string[], io: Io): Promise<number> {
       'jwt-issuer': { type: 'string' },
       'jwt-audience': { type: 'string' },
       'body-limit': { type: 'string' },
+      'cors-origin': { type: 'string', multiple: true },
+      log: { type: 'string', default: 'pretty' },
+      data: { type: 'string' },
     },
     strict: true,
   });
@@ -35,7 +40,13 @@ export async function runServe(argv: string[], io: Io): Promise<number> {
     ...(values['jwt-issuer'] ? { issuer: values['jwt-issuer'] } : {}),
     ...(values['jwt-audience'] ? { audience: values['jwt-audience'] } : {}),
   };
+  if (!(LOG_FORMATS as readonly string[]).includes(values.log)) throw new Error(`Invalid --log ${values.log}: expected ${LOG_FORMATS.join('|')}`);
+  const corsOrigins = (values['cors-origin'] ?? []).flatMap((o) => o.split(',')).map((o) => o.trim()).filter(Boolean);
   const server = await startServer({
+    fixtures: values.fixtures,
+    requestLog: values.log as LogFormat,
+    ...(corsOrigins.length ? { corsOrigins } : {}),
+    ...(values.data ? { dataFile: values.data } : {}),
     port,
     host: values.host,
     profile,
@@ -45,8 +56,12 @@ export async function runServe(argv: string[], io: Io): Promise<number> {
   const token = auth.publicKey ? undefined : await signToken({ user: 'admin', role: 'Admin', expires: '7d', ...(auth.secret ? { secret: auth.secret } : {}) });
   io.out(`catalog-kit mock server (profile ${profile}) listening on ${server.baseUrl}\n`);
   io.out(`API base URL: ${server.baseUrl}\n`);
+  const origin = server.baseUrl.replace(/\/api$/, '');
+  io.out(`API reference: ${origin}/docs  (OpenAPI: ${origin}/openapi.json, Admin API: ${origin}/__admin)\n`);
+  io.out(`Catalog: ${[...server.ctx.store.all()].length} entities (fixtures: ${values.data && existsSync(values.data) ? values.data : values.fixtures})\n`);
   if (token) io.out(`Admin token (7 days): ${token}\n`);
   const stop = () => {
+    server.dev.persister?.flush();
     void server.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);

@@ -23,6 +23,8 @@ export interface Profile {
   readonly sampleDataReturnsTable: boolean;
   /** Profile reads keyed by table id (contract) or by table / column FQN (observed §9). */
   readonly profileReadsByFqn: boolean;
+  /** Latest data contract result when there is none: 404 (contract) or 204 (observed §8.3). */
+  readonly emptyLatestResultIs204: boolean;
   /** Service `connection` required on create (contract) or optional (observed Appendix C 15). */
   readonly serviceConnectionRequired: boolean;
   /** Secrets in `connection.config` masked in responses (contract) or returned as stored (§7.8). */
@@ -40,6 +42,7 @@ export const PROFILES: Record<ProfileName, Profile> = {
     tableDataDeleteReturnsTable: false,
     sampleDataReturnsTable: false,
     profileReadsByFqn: false,
+    emptyLatestResultIs204: false,
     serviceConnectionRequired: true,
     maskSecrets: true,
   },
@@ -53,6 +56,7 @@ export const PROFILES: Record<ProfileName, Profile> = {
     tableDataDeleteReturnsTable: true,
     sampleDataReturnsTable: true,
     profileReadsByFqn: true,
+    emptyLatestResultIs204: true,
     serviceConnectionRequired: false,
     maskSecrets: false,
   },

@@ -5,7 +5,10 @@ import { ApiError } from '../http/errors.ts';
 import { addToFqn } from '../resources/fqn.ts';
 import type { CatalogContext, KindRules } from './context.ts';
 import type { EntityReference } from './entity.ts';
+import { dropContractResults } from './data-contracts.ts';
 import { findLive } from './references.ts';
+import { dropTableData } from './table-data.ts';
+import { dropTestCaseResults } from './test-case-results.ts';
 
 /** `<#E::table::svc.db.schema.t::columns::col>` → the entity type, FQN and column (observed). */
 export function parseEntityLink(link: string): { type: string; fqn: string; column?: string } {
@@ -26,6 +29,12 @@ const testCase: KindRules = {
     entity.entityFQN = link.column !== undefined ? addToFqn(link.fqn, link.column) : link.fqn;
     return addToFqn(String(entity.entityFQN), request.name);
   },
+  afterHardDelete: (stored, ctx) => dropTestCaseResults(ctx, stored.entity.id),
+};
+
+/** Profiler config, sample data and profiles go with the table (table-data.ts). */
+const table: KindRules = {
+  afterHardDelete: (stored, ctx) => dropTableData(ctx, stored.entity.id),
 };
 
 const dataContract: KindRules = {
@@ -43,6 +52,8 @@ const dataContract: KindRules = {
       }
     }
   },
+  // data-contracts.yaml: a hard-deleted contract's validation results go with it.
+  afterHardDelete: (stored, ctx) => dropContractResults(ctx, stored.entity.id),
 };
 
 /** Observed §10: a system classification (or tag) cannot be deleted. */
@@ -54,6 +65,7 @@ const systemProtected = (type: string): KindRules => ({
 
 export function defaultKindRules(): Map<string, KindRules> {
   return new Map<string, KindRules>([
+    ['table', table],
     ['testCase', testCase],
     ['dataContract', dataContract],
     ['classification', systemProtected('classification')],

@@ -25,9 +25,12 @@ export function encodeCursor(key: string): string {
   return Buffer.from(key, 'utf8').toString('base64url');
 }
 
+/** A cursor is the sort key `<fqn>\0<id>` of an entity; anything else (`AAAA`...) is a 400, not a position. */
+const CURSOR_KEY = /^[^\u0000]+\u0000[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function decodeCursor(cursor: string): string {
   const key = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!key.includes('\u0000') || encodeCursor(key) !== cursor.replace(/=+$/, '')) throw ApiError.badRequest(`Invalid cursor ${cursor}`);
+  if (!CURSOR_KEY.test(key) || encodeCursor(key) !== cursor.replace(/=+$/, '')) throw ApiError.badRequest(`Invalid cursor ${cursor}`);
   return key;
 }
 
@@ -52,7 +55,12 @@ export function listEntities(ctx: CatalogContext, def: ResourceDef, query: ListQ
   const prefix = prefixParam ? `${String(query.filters[prefixParam])}.` : '';
   const lo = prefix ? keys.lowerBound(prefix) : 0;
   const hi = prefix ? keys.lowerBound(`${prefix.slice(0, -1)}/`) : keys.size;
-  const predicates = Object.entries(query.filters).filter(([name, v]) => PREDICATES[name] && v !== undefined && name !== prefixParam);
+  // Own keys only: `?__proto__=` or `?hasOwnProperty=` must not reach Object.prototype (issue 8).
+  // `root=false` (the validator fills in that default) filters nothing: leaving it out keeps the
+  // O(1) total of an unfiltered list.
+  const predicates = Object.entries(query.filters).filter(
+    ([name, v]) => Object.hasOwn(PREDICATES, name) && v !== undefined && name !== prefixParam && !(name === 'root' && String(v) !== 'true'),
+  );
   const matches = (stored: StoredEntity | undefined): stored is StoredEntity =>
     !!stored && matchesInclude(stored.entity, query.include) && predicates.every(([name, v]) => PREDICATES[name]!(stored.entity, v));
   const at = (i: number): StoredEntity | undefined => ctx.store.get(keys.at(i)!.id);

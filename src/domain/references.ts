@@ -8,12 +8,23 @@ import type { RefField, ResourceDef } from '../resources/resource-table.ts';
 import type { EntityStore, StoredEntity } from '../store/entity-store.ts';
 import type { Entity, EntityReference, TagLabel } from './entity.ts';
 import { referenceTo } from './entity.ts';
+import { quoteName } from '../resources/fqn.ts';
+
+function userNameFqn(name: string): string {
+  try {
+    return quoteName(name);
+  } catch {
+    return name;
+  }
+}
 
 export function findLive(store: EntityStore, kinds: readonly string[], by: RefField['by'], value: unknown): StoredEntity {
   let found: StoredEntity | undefined;
   let label = String(typeof value === 'object' && value ? (value as { id?: unknown }).id : value);
   if (by === 'fqn' || by === 'name') {
-    for (const kind of kinds) found ??= store.getByFqn(kind, String(value));
+    // A user name with a dot (`alice.smith`) has the quoted FQN `"alice.smith"`.
+    const fqn = by === 'name' ? userNameFqn(String(value)) : String(value);
+    for (const kind of kinds) found ??= store.getByFqn(kind, fqn);
   } else {
     const ref = value as { id?: unknown; type?: unknown };
     const id = by === 'id' ? String(value) : String(ref.id);

@@ -25,7 +25,15 @@ export function authenticate(verifier: TokenVerifier, ensureUser: (name: string)
     if (!match) return next(ApiError.unauthorized('Not Authorized! Token not present'));
     verifier.verify(match[1]!).then(
       (principal) => {
-        res.locals.identity = { ...principal, userId: ensureUser(principal.user) } satisfies RequestIdentity;
+        // ensureUser may throw (a name that cannot be a user name): that must reach the error
+        // renderer, not become an unhandled rejection that leaves the request hanging.
+        let userId: string;
+        try {
+          userId = ensureUser(principal.user);
+        } catch (error) {
+          return next(error instanceof ApiError && error.status === 400 ? ApiError.unauthorized(`Not Authorized! ${error.message}`) : error);
+        }
+        res.locals.identity = { ...principal, userId } satisfies RequestIdentity;
         next();
       },
       (error: unknown) => next(error instanceof TokenError ? ApiError.unauthorized(error.message) : error),

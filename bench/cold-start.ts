@@ -1,0 +1,67 @@
+/**
+ * Cold start (issue 7 item 3): from spawning `node bin/catalog-kit.js serve --port 0 --fixtures
+ * default` to the first successful authenticated request, median of N. The token is signed before
+ * the clock starts; the clock stops when `GET /api/v1/containers?limit=1` answers 200.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { signToken } from '../src/auth/tokens.ts';
+
+const BIN = fileURLToPath(new URL('../bin/catalog-kit.js', import.meta.url));
+
+export interface ColdStartResult {
+  command: string;
+  runsMs: number[];
+  medianMs: number;
+  /** What the first successful request saw: paging.total of containers (shows fixtures loaded). */
+  containersAtStart: number;
+}
+
+async function once(args: string[], token: string): Promise<{ ms: number; containers: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  try {
+    const base = await new Promise<string>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /API base URL: (\S+)/.exec(output);
+        if (match) resolve(match[1]!);
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+    });
+    for (;;) {
+      try {
+        const response = await fetch(`${base}/v1/containers?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+        const body = (await response.json()) as { paging?: { total?: number } };
+        if (response.status === 200) return { ms: performance.now() - started, containers: body.paging?.total ?? 0 };
+        if (performance.now() - started > 30_000) throw new Error(`no 200 after 30 s: ${response.status}`);
+      } catch (error) {
+        if (performance.now() - started > 30_000) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  } finally {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }
+}
+
+export async function runColdStart(runs: number, fixtures: string): Promise<ColdStartResult> {
+  const token = await signToken({ user: 'admin', role: 'Admin' });
+  const args = ['serve', '--port', '0', '--fixtures', fixtures];
+  const runsMs: number[] = [];
+  let containers = 0;
+  for (let i = 0; i < runs; i++) {
+    const result = await once(args, token);
+    runsMs.push(result.ms);
+    containers = result.containers;
+  }
+  const sorted = [...runsMs].sort((a, b) => a - b);
+  return { command: `node bin/catalog-kit.js ${args.join(' ')}`, runsMs, medianMs: sorted[Math.floor(sorted.length / 2)]!, containersAtStart: containers };
+}

@@ -1,0 +1,34 @@
+/** The targets of issue 7 item 4, checked against one bench run (reported, never enforced). */
+import type { ColdStartResult } from './cold-start.ts';
+import type { Comparison } from './report.ts';
+import type { ScaleResult } from './scale.ts';
+
+export interface GoalCheck {
+  goal: string;
+  measured: string;
+  met: boolean;
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+
+export function checkGoals(comparisons: Comparison[], scale: ScaleResult | undefined, cold: ColdStartResult | undefined): GoalCheck[] {
+  const checks: GoalCheck[] = [];
+  for (const name of ['GET by id', 'POST create', 'mixed 70/20/10']) {
+    const rows = comparisons.filter((c) => c.scenario === name);
+    if (!rows.length) continue;
+    const ratio = mean(rows.map((c) => c.ratios.requestsPerSecond));
+    checks.push({ goal: `${name}: req/s ≥ 0.85x baseline`, measured: `${ratio.toFixed(2)}x (mean of ${rows.length} rounds)`, met: ratio >= 0.85 });
+  }
+  if (comparisons.length) {
+    const worst = comparisons.reduce((a, b) => (b.reference.p99Ms > a.reference.p99Ms ? b : a));
+    checks.push({ goal: 'p99 < 10 ms at 20 connections (every scenario)', measured: `worst ${worst.reference.p99Ms.toFixed(2)} ms (${worst.scenario}, round ${worst.round})`, met: worst.reference.p99Ms < 10 });
+  }
+  if (scale) {
+    checks.push({ goal: 'heap per stored entity ≤ 1.5x its JSON size', measured: `${scale.heapToJsonRatio.toFixed(2)}x (${Math.round(scale.heapBytesPerEntity)} B vs ${Math.round(scale.storedJsonBytesPerEntity)} B)`, met: scale.heapToJsonRatio <= 1.5 });
+    const r = scale.ratios;
+    checks.push({ goal: 'GET by id p50 at 100k within 1.2x of 1k', measured: `${r.getByIdP50.toFixed(2)}x (p99 ${r.getByIdP99.toFixed(2)}x)`, met: r.getByIdP50 <= 1.2 });
+    checks.push({ goal: 'list page p50 at 100k within 1.2x of 1k', measured: `${r.listPageP50.toFixed(2)}x (p99 ${r.listPageP99.toFixed(2)}x)`, met: r.listPageP50 <= 1.2 });
+  }
+  if (cold) checks.push({ goal: 'cold start < 500 ms (median)', measured: `${cold.medianMs.toFixed(0)} ms`, met: cold.medianMs < 500 });
+  return checks;
+}

@@ -1,0 +1,77 @@
+/**
+ * Drives a scenario with autocannon and measures it. Latencies are taken from autocannon's
+ * per-response events (sub-millisecond; its own histogram rounds to whole milliseconds) and
+ * statuses are counted per code, so an error-answering server is visible in the figures.
+ */
+import autocannon from 'autocannon';
+import type { Scenario, Step } from './scenarios.ts';
+import type { Target } from './targets.ts';
+import { call } from './targets.ts';
+
+export interface Measurement {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  statuses: Record<string, number>;
+  rssBytes: number;
+}
+
+export interface LoadOptions {
+  duration: number;
+  connections: number;
+}
+
+function toRequest(target: Target, step: Step) {
+  return {
+    method: step.method,
+    path: step.path,
+    headers: { authorization: `Bearer ${target.token}`, ...(step.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(step.body === undefined ? {} : { body: JSON.stringify(step.body) }),
+  };
+}
+
+export function runLoad(target: Target, scenario: Scenario, options: LoadOptions): Promise<Measurement> {
+  const requests = scenario.steps(target).map((fn) => ({ setupRequest: (_: unknown, context: Record<string, unknown>) => toRequest(target, fn(context)) }));
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ url: target.origin, connections: options.connections, duration: options.duration, pipelining: 1, timeout: 10, requests }, (error, result) => {
+      if (error) return reject(error);
+      void target.rpc<{ rss: number }>('memory').then(({ rss }) => {
+        latencies.sort((a, b) => a - b);
+        const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+        const total = Object.values(statuses).reduce((a, b) => a + b, 0);
+        resolve({
+          requestsPerSecond: total / (result.duration || options.duration),
+          p50Ms: at(0.5),
+          p99Ms: at(0.99),
+          requests: total,
+          non2xx: total - Object.entries(statuses).filter(([s]) => s.startsWith('2')).reduce((a, [, n]) => a + n, 0),
+          errors: result.errors + result.timeouts,
+          statuses,
+          rssBytes: rss,
+        });
+      });
+    });
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      latencies.push(ms);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
+  });
+}
+
+/** Sends one cycle of the scenario with fetch; returns the problems (empty when correct). */
+export async function checkScenario(target: Target, scenario: Scenario): Promise<string[]> {
+  const problems: string[] = [];
+  const cycle: Record<string, unknown> = {};
+  for (const fn of scenario.steps(target)) {
+    const step = fn(cycle);
+    const answer = await call(target, step.method, step.path, step.body);
+    const problem = answer.status !== step.expect ? `answered ${answer.status}, expected ${step.expect}` : step.verify?.(answer.body);
+    if (problem) problems.push(`${target.kind} ${scenario.name}: ${step.method} ${step.path} ${problem}: ${answer.text.slice(0, 300)}`);
+  }
+  return problems;
+}

@@ -1,0 +1,65 @@
+/**
+ * The reference server inside bench/target.ts: started with `startServer` (request and response
+ * validation on, as shipped), the demo catalog loaded when asked, and `grow` for the scale test.
+ */
+import type { Server } from 'node:http';
+import type { CatalogContext } from '../src/domain/context.ts';
+import type { CreateRequest } from '../src/domain/entity.ts';
+import { createEntity } from '../src/domain/lifecycle.ts';
+import { encodeCursor } from '../src/domain/listing.ts';
+import { resourceByType } from '../src/resources/resource-table.ts';
+import { startServer } from '../src/server.ts';
+import { sortKey } from '../src/store/sorted-keys.ts';
+
+export const SCALE_SERVICE = 'bench';
+
+export async function startReference(fixturesOption: string | undefined) {
+  const running = await startServer({ port: 0, host: '127.0.0.1' });
+  const fixtures = fixturesOption === undefined ? 'none' : await loadFixturesIfAny(running.ctx, fixturesOption);
+  return { server: running.server as Server, fixtures, grow: (to: number, sample: number) => grow(running.ctx, to, sample) };
+}
+
+/** Loads the demo catalog with the fixture loader of issue 6 (reports, rather than fails, if it cannot). */
+async function loadFixturesIfAny(ctx: CatalogContext, option: string): Promise<string> {
+  try {
+    const { loadFixtures, resolveFixturesDir } = await import('../src/fixtures/load-fixtures.ts');
+    const dir = resolveFixturesDir(option);
+    if (!dir) return 'none';
+    const summary = loadFixtures(ctx, dir);
+    return `${option}: ${summary.files} files, ${summary.requests} requests`;
+  } catch (error) {
+    return `${option}: not loaded (${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
+/**
+ * Adds containers `scale-000000`… until the store holds `to` of them, then reports the heap after
+ * a full GC, the mean JSON size of a stored container, and ids/cursors sampled across the whole
+ * collection (cursors as the list endpoint hands them out).
+ */
+function grow(ctx: CatalogContext, to: number, sample: number) {
+  const def = resourceByType('container');
+  if (!ctx.store.getByFqn('storageService', SCALE_SERVICE)) {
+    createEntity(ctx, resourceByType('storageService'), { name: SCALE_SERVICE, serviceType: 'S3', connection: { config: { type: 'S3' } } } as CreateRequest, 'admin');
+  }
+  for (let n = ctx.store.count('container'); n < to; n++) {
+    const request = { name: `scale-${String(n).padStart(6, '0')}`, service: SCALE_SERVICE, description: `Container number ${n} of the scale test` };
+    createEntity(ctx, def, request as CreateRequest, 'admin');
+  }
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const keys = ctx.store.orderedKeys('container');
+  const ids: string[] = [];
+  const cursors: string[] = [];
+  let jsonBytes = 0;
+  const count = Math.min(sample, keys.size);
+  for (let i = 0; i < count; i++) {
+    // Spread across the collection, but a full page before its end.
+    const entry = keys.at(Math.max(0, Math.min(Math.floor(((i + 0.5) * keys.size) / count), keys.size - 11)))!;
+    const stored = ctx.store.get(entry.id)!;
+    ids.push(entry.id);
+    jsonBytes += Buffer.byteLength(JSON.stringify(stored.entity));
+    cursors.push(encodeCursor(sortKey(stored.entity.fullyQualifiedName, entry.id)));
+  }
+  return { count: keys.size, heapUsed: process.memoryUsage().heapUsed, gcExposed: typeof globalThis.gc === 'function', jsonBytes: count ? jsonBytes / count : 0, ids, cursors };
+}

@@ -1,0 +1,76 @@
+/**
+ * The bench's output: each scenario × round as reference vs baseline with ratios (reference ÷
+ * baseline measured in the same round), as a terminal table and as JSON.
+ */
+import type { Measurement } from './load.ts';
+
+export interface Comparison {
+  scenario: string;
+  round: number;
+  reference: Measurement;
+  baseline: Measurement;
+  ratios: { requestsPerSecond: number; p50Ms: number; p99Ms: number; rssBytes: number };
+}
+
+export function compare(scenario: string, round: number, reference: Measurement, baseline: Measurement): Comparison {
+  const r = (a: number, b: number) => (b > 0 ? a / b : NaN);
+  return {
+    scenario,
+    round,
+    reference,
+    baseline,
+    ratios: {
+      requestsPerSecond: r(reference.requestsPerSecond, baseline.requestsPerSecond),
+      p50Ms: r(reference.p50Ms, baseline.p50Ms),
+      p99Ms: r(reference.p99Ms, baseline.p99Ms),
+      rssBytes: r(reference.rssBytes, baseline.rssBytes),
+    },
+  };
+}
+
+const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
+const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-');
+const x = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}x` : '-');
+const mb = (n: number) => (n / 1048576).toFixed(0);
+
+/** Renders rows of cells as a fixed-width table (first column left-aligned, the rest right). */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export function comparisonTable(comparisons: Comparison[]): string {
+  const header = ['scenario', 'rnd', 'req/s ref', 'base', 'ratio', 'p50 ms ref', 'base', 'ratio', 'p99 ms ref', 'base', 'ratio', 'non2xx ref', 'base', 'RSS MB ref', 'base', 'ratio'];
+  const rows = comparisons.map((c) => [
+    c.scenario,
+    String(c.round),
+    int(c.reference.requestsPerSecond),
+    int(c.baseline.requestsPerSecond),
+    x(c.ratios.requestsPerSecond),
+    ms(c.reference.p50Ms),
+    ms(c.baseline.p50Ms),
+    x(c.ratios.p50Ms),
+    ms(c.reference.p99Ms),
+    ms(c.baseline.p99Ms),
+    x(c.ratios.p99Ms),
+    int(c.reference.non2xx + c.reference.errors),
+    int(c.baseline.non2xx + c.baseline.errors),
+    mb(c.reference.rssBytes),
+    mb(c.baseline.rssBytes),
+    x(c.ratios.rssBytes),
+  ]);
+  return table(header, rows);
+}
+
+/** Statuses other than 2xx, per scenario and server, so a non-2xx count can be read. */
+export function statusNotes(comparisons: Comparison[]): string[] {
+  const notes: string[] = [];
+  for (const c of comparisons) {
+    for (const [side, m] of [['reference', c.reference], ['baseline', c.baseline]] as const) {
+      const bad = Object.entries(m.statuses).filter(([s]) => !s.startsWith('2'));
+      if (bad.length || m.errors) notes.push(`${c.scenario} round ${c.round} ${side}: ${bad.map(([s, n]) => `${n}×${s}`).join(', ')}${m.errors ? ` ${m.errors} socket errors/timeouts` : ''}`);
+    }
+  }
+  return notes;
+}

@@ -1,0 +1,166 @@
+/**
+ * `npm run bench` (issue 7): the reference server against a plain-express baseline on loopback,
+ * then memory and scale, cold start and the conformance suite's speed. Writes
+ * bench/results/latest.json. `--help` lists the options; `--cpu-prof` profiles the reference under
+ * one scenario instead.
+ */
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { ColdStartResult } from './cold-start.ts';
+import { runColdStart } from './cold-start.ts';
+import type { ConformanceSpeed } from './conformance-speed.ts';
+import { runConformanceSpeed } from './conformance-speed.ts';
+import { checkGoals } from './goals.ts';
+import { checkScenario, runLoad } from './load.ts';
+import { busyMs, formatSummary } from './profile-summary.ts';
+import type { Comparison } from './report.ts';
+import { compare, comparisonTable, statusNotes, table } from './report.ts';
+import type { ScaleResult } from './scale.ts';
+import { runScale } from './scale.ts';
+import { SCENARIOS } from './scenarios.ts';
+import type { Target } from './targets.ts';
+import { seed, startTarget } from './targets.ts';
+
+const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
+const { values: opts } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '0.5' },
+    seed: { type: 'string', default: '1000' },
+    fixtures: { type: 'string', default: 'default' },
+    only: { type: 'string' },
+    scale: { type: 'string', default: '100000' },
+    'cold-runs': { type: 'string', default: '5' },
+    'conformance-runs': { type: 'string', default: '5' },
+    'skip-scale': { type: 'boolean', default: false },
+    'skip-cold': { type: 'boolean', default: false },
+    'skip-conformance': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
+    out: { type: 'string', default: join(RESULTS, 'latest.json') },
+    help: { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+if (opts.help) {
+  process.stdout.write(`Usage: npm run bench -- [--duration 3] [--connections 20] [--rounds 2] [--warmup 0.5] [--seed 1000]
+  [--fixtures default|none|<dir>] [--only <scenario substring>] [--scale 100000] [--cold-runs 5] [--conformance-runs 5]
+  [--skip-scale] [--skip-cold] [--skip-conformance] [--out bench/results/latest.json]
+  [--cpu-prof]   profile the reference (node --cpu-prof) under --only (default "GET by id") and
+                 summarise the samples taken while the load ran\n`);
+  process.exit(0);
+}
+const load = { duration: Number(opts.duration), connections: Number(opts.connections) };
+const log = (line = '') => process.stdout.write(`${line}\n`);
+const scenarios = SCENARIOS.filter((s) => !opts.only || s.name.toLowerCase().includes(opts.only.toLowerCase()));
+const started: Target[] = [];
+const stopAll = () => Promise.all(started.splice(0).map((t) => t.stop()));
+process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+
+async function prepare(kind: 'reference' | 'baseline', execArgv: string[] = []): Promise<Target> {
+  const target = await startTarget(kind, { ...(kind === 'reference' ? { fixtures: opts.fixtures } : {}), execArgv });
+  started.push(target);
+  await seed(target, Number(opts.seed), 500);
+  return target;
+}
+
+/** A sample cycle of every scenario must answer the expected statuses before anything is timed. */
+async function checkAll(targets: Target[], list = scenarios): Promise<void> {
+  const problems: string[] = [];
+  for (const scenario of list) for (const target of targets) problems.push(...(await checkScenario(target, scenario)));
+  if (problems.length) {
+    log('\n!!! CORRECTNESS CHECK FAILED — nothing was timed:');
+    for (const p of problems) log(`!!!   ${p}`);
+    await stopAll();
+    process.exit(1);
+  }
+  log(`correctness check passed: ${list.length} scenarios × ${targets.map((t) => t.kind).join(' + ')}`);
+}
+
+async function profile(): Promise<void> {
+  const dir = join(RESULTS, 'profiles');
+  const startedAt = Date.now();
+  mkdirSync(dir, { recursive: true });
+  const scenario = scenarios.length === SCENARIOS.length ? SCENARIOS[0]! : scenarios[0]!;
+  const reference = await prepare('reference', ['--cpu-prof', '--cpu-prof-dir', dir]);
+  await checkAll([reference], [scenario]);
+  const from = (await reference.rpc<{ us: number }>('clock')).us;
+  const m = await runLoad(reference, scenario, load);
+  const window = { from, to: (await reference.rpc<{ us: number }>('clock')).us };
+  log(`${scenario.name}: ${Math.round(m.requestsPerSecond)} req/s under the profiler, p50 ${m.p50Ms.toFixed(2)} ms, p99 ${m.p99Ms.toFixed(2)} ms`);
+  await stopAll();
+  // One profile per thread (tsx's loader runs in its own): summarise the busiest of this run.
+  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f)).filter((f) => statSync(f).mtimeMs >= startedAt);
+  const busiest = files.sort((a, b) => busyMs(b, window) - busyMs(a, window))[0];
+  if (busiest) log(`${formatSummary(busiest, 30, window)}\n(whole-life profile, start-up included: ${busiest})`);
+}
+
+async function compareAll(): Promise<Comparison[]> {
+  const reference = await prepare('reference');
+  const baseline = await prepare('baseline');
+  log(`reference ${reference.origin} (fixtures ${reference.fixtures}), baseline ${baseline.origin}; ${opts.seed} containers seeded through the API on each`);
+  await checkAll([reference, baseline]);
+  for (const scenario of scenarios) for (const t of [reference, baseline]) if (Number(opts.warmup) > 0) await runLoad(t, scenario, { ...load, duration: Number(opts.warmup) });
+  const comparisons: Comparison[] = [];
+  for (let round = 1; round <= Number(opts.rounds); round++) {
+    for (const scenario of scenarios) {
+      // Alternate which server goes first, so neither always runs on a warmer machine.
+      const order = round % 2 === 1 ? [reference, baseline] : [baseline, reference];
+      const [first, second] = [await runLoad(order[0]!, scenario, load), await runLoad(order[1]!, scenario, load)];
+      const [ref, base] = order[0] === reference ? [first, second] : [second, first];
+      comparisons.push(compare(scenario.name, round, ref, base));
+      log(`  round ${round} ${scenario.name}: ${Math.round(ref.requestsPerSecond)} vs ${Math.round(base.requestsPerSecond)} req/s`);
+    }
+  }
+  await stopAll();
+  return comparisons;
+}
+
+async function main(): Promise<void> {
+  if (opts['cpu-prof']) return profile();
+  const loadBefore = loadavg()[0]!;
+  log(`catalog-kit bench — node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadBefore.toFixed(1)}, ${load.connections} connections, ${load.duration} s per scenario per round`);
+  if (loadBefore > cpus().length / 2) log(`WARNING: the machine is busy (load average ${loadBefore.toFixed(1)} on ${cpus().length} CPUs): absolute figures will be low and noisy; the same-round ratios less so`);
+  const comparisons = await compareAll();
+  log(`\n${comparisonTable(comparisons)}`);
+  log('ratio = reference ÷ baseline in the same round (req/s: higher is better; latency, RSS: lower is better)');
+  for (const note of statusNotes(comparisons)) log(`  non-2xx: ${note}`);
+
+  let scale: ScaleResult | undefined;
+  if (!opts['skip-scale'] && Number(opts.scale) > 0) {
+    log('\nMemory and scale…');
+    scale = await runScale(1000, Number(opts.scale), load, log);
+    log(`  heap per stored container: ${Math.round(scale.heapBytesPerEntity)} B; its JSON: ${Math.round(scale.storedJsonBytesPerEntity)} B (${scale.heapToJsonRatio.toFixed(2)}x); a GET answer: ${scale.responseJsonBytes} B; ${scale.entities.toLocaleString('en-US')} created in ${scale.secondsToCreate.toFixed(1)} s via ${scale.method}`);
+    const row = (label: string, s: ScaleResult['small']) => [label, ...[s.getById, s.listPage].flatMap((m) => [String(Math.round(m.requestsPerSecond)), m.p50Ms.toFixed(2), m.p99Ms.toFixed(2), String(m.non2xx)])];
+    log(table(['containers', 'GET id req/s', 'p50', 'p99', 'non2xx', 'list req/s', 'p50', 'p99', 'non2xx'], [row(scale.small.entities.toLocaleString('en-US'), scale.small), row(scale.large.entities.toLocaleString('en-US'), scale.large)]));
+  }
+  let cold: ColdStartResult | undefined;
+  if (!opts['skip-cold']) {
+    cold = await runColdStart(Number(opts['cold-runs']), opts.fixtures);
+    log(`\nCold start (${cold.command}, to the first authenticated 200): median ${cold.medianMs.toFixed(0)} ms of [${cold.runsMs.map((m) => m.toFixed(0)).join(', ')}]; containers at start: ${cold.containersAtStart}`);
+  }
+  let conformance: ConformanceSpeed | undefined;
+  if (!opts['skip-conformance']) {
+    conformance = await runConformanceSpeed(['--runs', opts['conformance-runs'], '--seed', '1']);
+    const c = conformance;
+    log('skipped' in c
+      ? `\nConformance suite speed: skipped — ${c.skipped}`
+      : `\nConformance suite speed (catalog-kit conform ${c.argv.join(' ')}): ${c.requests} requests in ${c.seconds.toFixed(1)} s = ${Math.round(c.requestsPerSecond)} req/s, exit ${String(c.exitCode)}; CPU: server ${c.serverCpuSeconds.toFixed(1)} s, suite ${c.suiteCpuSeconds.toFixed(1)} s`);
+  }
+  const goals = checkGoals(comparisons, scale, cold);
+  log(`\nIssue 7 targets:\n${table(['target', 'measured', 'met'], goals.map((g) => [g.goal, g.measured, g.met ? 'yes' : 'NO']))}`);
+  mkdirSync(RESULTS, { recursive: true });
+  const report = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: { before: loadBefore, after: loadavg()[0] }, options: opts, comparisons, scale, coldStart: cold, conformance, goals };
+  writeFileSync(opts.out, `${JSON.stringify(report, null, 2)}\n`);
+  log(`\nwritten ${opts.out}`);
+}
+
+try {
+  await main();
+} finally {
+  await stopAll();
+}

@@ -1,0 +1,133 @@
+/** Command-line arguments of `catalog-kit conform` (DESIGN.md "Command-line interface"). */
+import { isProfile, PROFILES, type Profile } from './profiles.ts';
+import { isRuleId, RULE_IDS } from './rules.ts';
+
+export const CONFORM_USAGE = `Usage: catalog-kit conform [--target <base-url-ending-in-/api>] [options]
+
+Runs the conformance suite against a server (without --target: against an in-process reference server).
+
+Options:
+  --target URL             base URL of the API, ending in /api (e.g. http://127.0.0.1:8585/api)
+  --token JWT              token of a user allowed to create and delete (env CK_TOKEN)
+  --token-command "CMD"    run CMD and use its output as the token
+  --restricted-token JWT   token of a user without write permission, for the 403 rule (env CK_RESTRICTED_TOKEN)
+  --profile P              contract (default) or openmetadata
+  --runs N                 random sequences to run (default 25)
+  --seed S                 seed of the random sequences (printed by every run)
+  --path P                 replay one failing sequence (printed with its seed by a failure)
+  --rules id,...           check only these rules (a trailing .* selects a group, e.g. upsert.*)
+  --junit FILE             write a JUnit XML report
+  --json FILE              write a JSON report
+  -h, --help               show this help
+
+Exit status: 0 every rule held, 1 a rule failed, 2 usage or connection error.
+`;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface ConformArgs {
+  target?: string;
+  token?: string;
+  tokenCommand?: string;
+  restrictedToken?: string;
+  profile: Profile;
+  runs?: number;
+  seed?: number;
+  path?: string;
+  rules?: string[];
+  junit?: string;
+  json?: string;
+  help: boolean;
+}
+
+const VALUE_OPTIONS = new Set(['target', 'token', 'token-command', 'restricted-token', 'profile', 'runs', 'seed', 'path', 'rules', 'junit', 'json']);
+
+export function parseConformArgs(argv: readonly string[]): ConformArgs {
+  const args = argv[0] === 'conform' ? argv.slice(1) : [...argv];
+  const values = new Map<string, string>();
+  let help = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '-h' || arg === '--help') {
+      help = true;
+      continue;
+    }
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    if (!VALUE_OPTIONS.has(name)) throw new UsageError(`unknown option --${name}`);
+    let value: string | undefined;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else {
+      value = args[i + 1];
+      i += 1;
+    }
+    if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
+    if (values.has(name)) throw new UsageError(`--${name} given twice`);
+    values.set(name, value);
+  }
+  const out: ConformArgs = { profile: 'contract', help };
+  const target = values.get('target');
+  if (target !== undefined) {
+    const trimmed = target.replace(/\/+$/, '');
+    let url: URL;
+    try {
+      url = new URL(trimmed);
+    } catch {
+      throw new UsageError(`--target "${target}" is not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target must be an http(s) URL`);
+    if (!url.pathname.endsWith('/api')) throw new UsageError(`--target must be the API base URL ending in /api (got ${target})`);
+    out.target = trimmed;
+  }
+  out.token = values.get('token');
+  out.tokenCommand = values.get('token-command');
+  if (out.token !== undefined && out.tokenCommand !== undefined) throw new UsageError('give --token or --token-command, not both');
+  out.restrictedToken = values.get('restricted-token');
+  const profile = values.get('profile');
+  if (profile !== undefined) {
+    if (!isProfile(profile)) throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}`);
+    out.profile = profile;
+  }
+  const runs = values.get('runs');
+  if (runs !== undefined) {
+    if (!/^\d+$/.test(runs) || Number(runs) < 1) throw new UsageError('--runs must be a positive integer');
+    out.runs = Number(runs);
+  }
+  const seed = values.get('seed');
+  if (seed !== undefined) {
+    if (!/^-?\d+$/.test(seed) || !Number.isSafeInteger(Number(seed))) throw new UsageError('--seed must be an integer');
+    out.seed = Number(seed);
+  }
+  out.path = values.get('path');
+  if (out.path !== undefined) {
+    if (out.seed === undefined) throw new UsageError('--path needs the --seed it was printed with');
+    if (!/^\d+(:\d+)*(~.+)?$/.test(out.path)) throw new UsageError(`--path "${out.path}" is not a path printed by a failure`);
+  }
+  const rules = values.get('rules');
+  if (rules !== undefined) out.rules = expandRules(rules);
+  out.junit = values.get('junit');
+  out.json = values.get('json');
+  return out;
+}
+
+/** `a.b,c.*` → rule ids; unknown ids are a usage error. */
+export function expandRules(list: string): string[] {
+  const out: string[] = [];
+  for (const raw of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (raw.endsWith('.*')) {
+      const prefix = raw.slice(0, -1);
+      const group = RULE_IDS.filter((id) => id.startsWith(prefix));
+      if (group.length === 0) throw new UsageError(`--rules: no rule id starts with "${prefix}"`);
+      out.push(...group);
+    } else if (isRuleId(raw)) out.push(raw);
+    else throw new UsageError(`--rules: unknown rule "${raw}". Known rules:\n  ${RULE_IDS.join('\n  ')}`);
+  }
+  if (out.length === 0) throw new UsageError('--rules needs at least one rule id');
+  return [...new Set(out)];
+}

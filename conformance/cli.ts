@@ -1,0 +1,144 @@
+/**
+ * `catalog-kit conform`: parse arguments, get a token and a target (or start the reference server
+ * through deps), run, print the rule table and failures, write reports, return the exit code.
+ */
+import { exec } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { CONFORM_USAGE, parseConformArgs, UsageError, type ConformArgs } from './args.ts';
+import { AbortedError } from './http.ts';
+import { consoleReport } from './report/console.ts';
+import { jsonReport, junitXml } from './report/files.ts';
+import { runConformance, TargetError, type ConformanceOptions, type ConformanceReport } from './run.ts';
+
+export type Writer = ((text: string) => void) | { write(text: string): unknown };
+
+export interface ReferenceServer {
+  baseUrl: string;
+  token: string;
+  restrictedToken?: string;
+  close(): Promise<void>;
+}
+
+export interface ConformDeps {
+  /** Starts the in-process reference server (used when --target is absent). */
+  startReference?: (opts: { profile: string }) => Promise<ReferenceServer>;
+  stdout?: Writer;
+  stderr?: Writer;
+  /** Environment for CK_TOKEN / CK_RESTRICTED_TOKEN (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** Install a SIGINT handler that stops the run and cleans up (default true). */
+  handleSigint?: boolean;
+}
+
+function writer(w: Writer | undefined, fallback: NodeJS.WriteStream): (text: string) => void {
+  if (!w) return (text) => void fallback.write(text);
+  return typeof w === 'function' ? w : (text) => void w.write(text);
+}
+
+/** Runs a shell command and returns its trimmed stdout (the token). */
+export function runTokenCommand(command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    exec(command, { timeout: 60_000, maxBuffer: 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err) return reject(new UsageError(`--token-command failed: ${err.message.trim()}${stderr ? `\n${stderr.trim()}` : ''}`));
+      const token = stdout.trim().split(/\s+/).pop() ?? '';
+      if (!token) return reject(new UsageError('--token-command printed nothing'));
+      resolve(token);
+    });
+  });
+}
+
+export async function conformMain(argv: string[], deps: ConformDeps = {}): Promise<number> {
+  const out = writer(deps.stdout, process.stdout);
+  const err = writer(deps.stderr, process.stderr);
+  const env = deps.env ?? process.env;
+  let args: ConformArgs;
+  try {
+    args = parseConformArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`catalog-kit conform: ${e.message}\n\n${CONFORM_USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+  if (args.help) {
+    out(CONFORM_USAGE);
+    return 0;
+  }
+
+  let reference: ReferenceServer | undefined;
+  let aborted = false;
+  const onSigint = () => {
+    if (aborted) process.exit(2);
+    aborted = true;
+    err('\ninterrupted: stopping and removing what the run created (Ctrl-C again to quit at once)\n');
+  };
+  const sigint = deps.handleSigint ?? true;
+  if (sigint) process.on('SIGINT', onSigint);
+  try {
+    let baseUrl: string;
+    let token: string | undefined;
+    let restrictedToken = args.restrictedToken ?? env.CK_RESTRICTED_TOKEN;
+    if (args.target) {
+      baseUrl = args.target;
+      token = args.tokenCommand ? await runTokenCommand(args.tokenCommand) : (args.token ?? env.CK_TOKEN);
+      if (!token) throw new UsageError('--target needs a token: --token, --token-command or CK_TOKEN');
+    } else {
+      if (!deps.startReference) throw new UsageError('no --target given, and no in-process reference server is available here');
+      err('conform: no --target: starting the in-process reference server\n');
+      reference = await deps.startReference({ profile: args.profile });
+      baseUrl = reference.baseUrl;
+      token = args.token ?? reference.token;
+      restrictedToken = restrictedToken ?? reference.restrictedToken;
+    }
+    const options: ConformanceOptions = {
+      baseUrl,
+      token,
+      restrictedToken,
+      profile: args.profile,
+      runs: args.runs,
+      seed: args.seed,
+      path: args.path,
+      rules: args.rules,
+      log: (line) => err(`conform: ${line}\n`),
+      isAborted: () => aborted,
+    };
+    const report = await runConformance(options);
+    await writeReports(args, report);
+    out(consoleReport(report));
+    return report.failed > 0 ? 1 : 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`catalog-kit conform: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof TargetError) {
+      err(`catalog-kit conform: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof AbortedError) {
+      err('catalog-kit conform: interrupted; what the run created was removed\n');
+      return 2;
+    }
+    err(`catalog-kit conform: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return 2;
+  } finally {
+    if (sigint) process.off('SIGINT', onSigint);
+    if (reference) await reference.close().catch(() => {});
+  }
+}
+
+async function writeReports(args: ConformArgs, report: ConformanceReport): Promise<void> {
+  for (const [file, text] of [
+    [args.junit, () => junitXml(report)],
+    [args.json, () => jsonReport(report)],
+  ] as const) {
+    if (!file) continue;
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, text());
+  }
+}
+
+export { runConformance } from './run.ts';
+export type { ConformanceOptions, ConformanceReport } from './run.ts';

@@ -1,0 +1,77 @@
+/** Before running: is the target reachable, is it this API, does it accept the token? */
+import { asArray, asObject, type HttpClient, TransportError } from './http.ts';
+import { KIND_IDS, KINDS, type KindId } from './kinds.ts';
+
+/** The target cannot be tested (down, not this API, token refused): exit code 2. */
+export class TargetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetError';
+  }
+}
+
+export async function probeTarget(client: HttpClient): Promise<void> {
+  const path = `${KINDS.storageService.path}`;
+  let ex;
+  try {
+    ex = await client.send({ method: 'GET', path, query: { limit: 1 } });
+  } catch (err) {
+    if (err instanceof TransportError) {
+      throw new TargetError(`cannot reach the target ${client.baseUrl}: ${err.message}. Is the server running, and is --target its base URL ending in /api?`);
+    }
+    throw err;
+  }
+  const where = `GET ${client.url(path, { limit: 1 })}`;
+  if (ex.status === 401 || ex.status === 403) {
+    throw new TargetError(`the target refused the token: ${where} answered ${ex.status} ${ex.responseText.slice(0, 200)}. Check --token / --token-command.`);
+  }
+  if (ex.json === undefined) {
+    const kind = ex.responseContentType || 'no content type';
+    throw new TargetError(`${where} answered ${ex.status} with ${kind}, not JSON: this is not the metadata-catalog API. Is --target the API base URL, ending in /api?`);
+  }
+  const body = asObject(ex.json);
+  if (ex.status !== 200 || !asArray(body?.data) || !asObject(body?.paging)) {
+    throw new TargetError(`${where} answered ${ex.status} ${ex.responseText.slice(0, 200)}: not a metadata-catalog API (expected 200 with {data: [...], paging: {...}}).`);
+  }
+}
+
+/** Kinds outside the contract's create table are driven only when the target lists them. */
+export async function probeKinds(client: HttpClient): Promise<Set<KindId>> {
+  const available = new Set<KindId>();
+  await Promise.all(
+    KIND_IDS.map(async (id) => {
+      const kind = KINDS[id];
+      if (kind.inContract) {
+        available.add(id);
+        return;
+      }
+      const ex = await client.send({ method: 'GET', path: kind.path, query: { limit: 1 } });
+      if (ex.status === 200 && asArray(asObject(ex.json)?.data)) available.add(id);
+    }),
+  );
+  return available;
+}
+
+/** The id of the token's user (followers need it); null when the target does not say. */
+export async function resolveUserId(client: HttpClient): Promise<string | null> {
+  const me = await client.send({ method: 'GET', path: '/v1/users/loggedInUser' });
+  const id = asObject(me.json)?.id;
+  if (me.status === 200 && typeof id === 'string') return id;
+  const sub = tokenSubject(client.adminToken);
+  if (!sub) return null;
+  const byName = await client.send({ method: 'GET', path: `/v1/users/name/${encodeURIComponent(sub)}` });
+  const id2 = asObject(byName.json)?.id;
+  return byName.status === 200 && typeof id2 === 'string' ? id2 : null;
+}
+
+/** The `sub` claim of a JWT, read without verifying it. */
+export function tokenSubject(token: string): string | undefined {
+  const payload = token.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub?: unknown };
+    return typeof claims.sub === 'string' ? claims.sub : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,76 @@
+/** Machine reports: JUnit XML (one testcase per rule) and JSON. */
+import type { Failure } from '../checker.ts';
+import { toCurl } from '../curl.ts';
+import { describeSource, ruleGroup } from '../rules.ts';
+import { failureText } from './console.ts';
+import type { ConformanceReport } from './model.ts';
+
+export function xmlEscape(s: string): string {
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    // XML 1.0 forbids most control characters.
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+}
+
+export function junitXml(report: ConformanceReport): string {
+  const time = (report.durationMs / 1000).toFixed(3);
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="catalog-kit conform" tests="${report.rules.length}" failures="${report.failed}" skipped="${report.notExercised}" time="${time}">`,
+    `  <testsuite name="catalog-kit conform (${xmlEscape(report.profile)})" tests="${report.rules.length}" failures="${report.failed}" skipped="${report.notExercised}" time="${time}" timestamp="${xmlEscape(report.startedAt)}">`,
+    '    <properties>',
+    `      <property name="target" value="${xmlEscape(report.target)}"/>`,
+    `      <property name="profile" value="${xmlEscape(report.profile)}"/>`,
+    `      <property name="seed" value="${report.seed}"/>`,
+    `      <property name="runs" value="${report.runs}"/>`,
+    '    </properties>',
+  ];
+  let n = 0;
+  for (const rule of report.rules) {
+    const open = `    <testcase classname="conformance.${xmlEscape(ruleGroup(rule.id))}" name="${xmlEscape(`${rule.id}: ${rule.name}`)}" assertions="${rule.checks}">`;
+    if (rule.status === 'pass') {
+      lines.push(`${open.slice(0, -1)}/>`);
+    } else if (rule.status === 'not-exercised') {
+      lines.push(open, `      <skipped message="${xmlEscape(rule.note ?? 'not exercised')}"/>`, '    </testcase>');
+    } else {
+      lines.push(open);
+      for (const f of rule.failures) {
+        lines.push(
+          `      <failure message="${xmlEscape(`expected ${f.expected}; got ${f.actual}`)}" type="${xmlEscape(rule.id)}">${xmlEscape(failureText(report, rule, f, ++n))}</failure>`,
+        );
+      }
+      lines.push(`      <system-out>${xmlEscape(describeSource(rule.source))}</system-out>`, '    </testcase>');
+    }
+  }
+  lines.push('  </testsuite>', '</testsuites>', '');
+  return lines.join('\n');
+}
+
+function failureJson(f: Failure) {
+  return {
+    expected: f.expected,
+    actual: f.actual,
+    origin: f.origin,
+    steps: f.steps.map((ex) => ({
+      curl: toCurl(ex),
+      status: ex.status,
+      response: ex.responseText.length > 2000 ? `${ex.responseText.slice(0, 2000)}…` : ex.responseText,
+      failing: f.exchange?.seq === ex.seq || undefined,
+    })),
+  };
+}
+
+export function jsonReport(report: ConformanceReport): string {
+  return `${JSON.stringify(
+    {
+      ...report,
+      rules: report.rules.map((r) => ({ ...r, failures: r.failures.map(failureJson) })),
+    },
+    null,
+    2,
+  )}\n`;
+}

@@ -1,0 +1,227 @@
+/** Table sub-resources (profiler config, sample data, followers, votes) and data contract results. */
+import { followAndCheck, voteAndCheck } from '../commands/social.ts';
+import type { Exchange } from '../http.ts';
+import { asArray, asObject } from '../http.ts';
+import { KINDS } from '../kinds.ts';
+import type { Model, ModelEntity } from '../model.ts';
+import { createEntity, tagOf } from '../ops.ts';
+import type { Session } from '../session.ts';
+import { SetupError, setupOk, type Scenario } from './support.ts';
+
+const MISSING_TABLE = '3d6f0a52-0000-4000-8000-0000000000aa';
+
+/** database service → database → schema → table with two columns. */
+export async function makeTable(s: Session, m: Model): Promise<ModelEntity> {
+  const { entity: service } = await createEntity(s, m, KINDS.databaseService, null, { checkFqn: false });
+  if (!service) throw new SetupError('could not create a database service');
+  const { entity: database } = await createEntity(s, m, KINDS.database, service, { checkFqn: false });
+  if (!database) throw new SetupError('could not create a database');
+  const addChild = async (kindId: 'databaseSchema' | 'table', parent: ModelEntity, body: Record<string, unknown>) => {
+    const kind = KINDS[kindId];
+    const ex = await s.send({ method: 'POST', path: kind.path, body });
+    const got = setupOk(ex, [200, 201], `create a ${kindId}`);
+    if (typeof got.id !== 'string') throw new SetupError(`create a ${kindId}: no id in ${ex.responseText.slice(0, 200)}`);
+    return m.add({
+      kind,
+      name: String(body.name),
+      fqn: typeof got.fullyQualifiedName === 'string' ? got.fullyQualifiedName : `${parent.fqn}.${String(body.name)}`,
+      id: got.id,
+      parent,
+      root: service,
+      state: 'active',
+      version: typeof got.version === 'number' ? got.version : null,
+      body,
+      deletedWith: null,
+      following: false,
+      vote: 'unVoted',
+    });
+  };
+  const schema = await addChild('databaseSchema', database, { name: m.freshName(tagOf(KINDS.databaseSchema)), database: database.fqn });
+  return addChild('table', schema, {
+    name: m.freshName(tagOf(KINDS.table)),
+    databaseSchema: schema.fqn,
+    columns: [
+      { name: 'c1', dataType: 'INT' },
+      { name: 'c2', dataType: 'STRING' },
+    ],
+  });
+}
+
+/** True when `sub`'s fields all appear, equal, in `whole`. */
+function containsAll(whole: unknown, sub: Record<string, unknown>): boolean {
+  const w = asObject(whole);
+  return !!w && Object.entries(sub).every(([k, v]) => JSON.stringify(w[k]) === JSON.stringify(v));
+}
+
+export const tableSubresources: Scenario = {
+  name: 'table-subresources',
+  rules: ['profiler-config.round-trip', 'profiler-config.not-found-404', 'sample-data.round-trip', 'sample-data.not-found-404', 'followers.consistent', 'votes.consistent'],
+  async run(s, m) {
+    const c = s.checker;
+    const table = await makeTable(s, m);
+    const exp = s.ctx.exp;
+    const base = `/v1/tables/${table.id}`;
+    // Whether an answer holds no profiler config / sample data: 404 (contract) or, for OpenMetadata, the table without it.
+    const nothingStored = (ex: Exchange, field: string) =>
+      ex.status === 404 || (exp.profilerConfig.shape === 'table' && ex.status === 200 && asObject(ex.json)?.[field] == null);
+
+    // Profiler configuration.
+    const seg = exp.profilerConfig.segment;
+    const cfgField = 'tableProfilerConfig';
+    const none = await s.send({ method: 'GET', path: `${base}/${seg}` });
+    c.check('profiler-config.not-found-404', nothingStored(none, cfgField), `GET ${seg} of a table with none: 404`, () => `${none.status} ${none.responseText.slice(0, 200)}`, none);
+    if (none.status === 404) s.errorBody(none);
+    for (const method of ['GET', 'PUT'] as const) {
+      const ex = await s.send({ method, path: `/v1/tables/${MISSING_TABLE}/${seg}`, body: method === 'PUT' ? { profileSample: 10 } : undefined });
+      s.expectError('profiler-config.not-found-404', ex, 404, `${method} ${seg} of an unknown table`);
+    }
+    const config = { profileSample: 50, profileSampleType: 'PERCENTAGE', sampleDataCount: 25, profileQuery: 'select * from t', excludeColumns: ['c2'] };
+    const configOf = (ex: Exchange) => (exp.profilerConfig.shape === 'config' ? ex.json : asObject(ex.json)?.[cfgField]);
+    const put = await s.send({ method: 'PUT', path: `${base}/${seg}`, body: config });
+    if (c.status('profiler-config.round-trip', put, [200], `PUT ${seg}`)) {
+      c.check('profiler-config.round-trip', containsAll(configOf(put), config), `the stored configuration ${JSON.stringify(config)}`, () => put.responseText.slice(0, 300), put);
+    }
+    const get = await s.send({ method: 'GET', path: `${base}/${seg}` });
+    if (c.status('profiler-config.round-trip', get, [200], `GET ${seg} after PUT`)) {
+      c.check('profiler-config.round-trip', containsAll(configOf(get), config), `GET returns ${JSON.stringify(config)}`, () => get.responseText.slice(0, 300), get);
+    }
+    const del = await s.send({ method: 'DELETE', path: `${base}/${seg}` });
+    c.status('profiler-config.round-trip', del, [exp.tableSubresourceDeleteStatus], `DELETE ${seg}`);
+    const gone = await s.send({ method: 'GET', path: `${base}/${seg}` });
+    c.check('profiler-config.round-trip', nothingStored(gone, cfgField), `GET ${seg} after DELETE: nothing stored (404)`, () => `${gone.status} ${gone.responseText.slice(0, 200)}`, gone);
+
+    // Sample data.
+    const rows = [[1, 'a'], [2, 'b']];
+    const sample = exp.sampleData === 'contract'
+      ? { columns: [{ name: 'c1', dataType: 'INT' }, { name: 'c2', dataType: 'STRING' }], rows }
+      : { columns: ['c1', 'c2'], rows };
+    const sampleOf = (ex: Exchange) => (exp.sampleData === 'contract' ? asObject(ex.json) : asObject(asObject(ex.json)?.sampleData));
+    const sameSample = (ex: Exchange) => {
+      const got = sampleOf(ex);
+      const names = asArray(got?.columns)?.map((col) => (typeof col === 'string' ? col : asObject(col)?.name));
+      return JSON.stringify(names) === JSON.stringify(['c1', 'c2']) && JSON.stringify(got?.rows) === JSON.stringify(rows);
+    };
+    const noSample = await s.send({ method: 'GET', path: `${base}/sampleData` });
+    c.check('sample-data.not-found-404', nothingStored(noSample, 'sampleData') || (exp.sampleData === 'table' && noSample.status === 200 && asObject(noSample.json)?.sampleData == null), 'GET sampleData of a table with none: 404', () => `${noSample.status} ${noSample.responseText.slice(0, 200)}`, noSample);
+    if (noSample.status === 404) s.errorBody(noSample);
+    for (const method of ['GET', 'PUT'] as const) {
+      const ex = await s.send({ method, path: `/v1/tables/${MISSING_TABLE}/sampleData`, body: method === 'PUT' ? sample : undefined });
+      s.expectError('sample-data.not-found-404', ex, 404, `${method} sampleData of an unknown table`);
+    }
+    const putSample = await s.send({ method: 'PUT', path: `${base}/sampleData`, body: sample });
+    if (c.status('sample-data.round-trip', putSample, [200], 'PUT sampleData')) {
+      c.check('sample-data.round-trip', sameSample(putSample), `the stored sample data (columns c1, c2; rows ${JSON.stringify(rows)})`, () => putSample.responseText.slice(0, 300), putSample);
+    }
+    const getSample = await s.send({ method: 'GET', path: `${base}/sampleData` });
+    if (c.status('sample-data.round-trip', getSample, [200], 'GET sampleData after PUT')) {
+      c.check('sample-data.round-trip', sameSample(getSample), `GET returns columns c1, c2 and rows ${JSON.stringify(rows)}`, () => getSample.responseText.slice(0, 300), getSample);
+    }
+    const delSample = await s.send({ method: 'DELETE', path: `${base}/sampleData` });
+    c.status('sample-data.round-trip', delSample, [exp.tableSubresourceDeleteStatus], 'DELETE sampleData');
+    const afterSample = await s.send({ method: 'GET', path: `${base}/sampleData` });
+    c.check('sample-data.round-trip', afterSample.status === 404 || (exp.sampleData === 'table' && afterSample.status === 200 && asObject(afterSample.json)?.sampleData == null), 'GET sampleData after DELETE: nothing stored (404)', () => `${afterSample.status} ${afterSample.responseText.slice(0, 200)}`, afterSample);
+
+    // Followers and votes on a table (the contract's example kind).
+    await followAndCheck(s, table, true);
+    await followAndCheck(s, table, false);
+    await voteAndCheck(s, table, 'votedUp');
+    await voteAndCheck(s, table, 'unVoted');
+  },
+};
+
+const STATUSES = ['Success', 'Failed', 'PartialSuccess', 'Aborted', 'Queued', 'Running'];
+
+export const dataContractResults: Scenario = {
+  name: 'data-contract-results',
+  rules: [
+    'data-contract.results-newest-first',
+    'data-contract.results-limit',
+    'data-contract.results-time-range',
+    'data-contract.results-latest',
+    'data-contract.results-delete-one',
+    'data-contract.results-delete-before',
+    'data-contract.validate-returns-result',
+    'data-contract.unknown-404',
+  ],
+  async run(s, m) {
+    const c = s.checker;
+    const table = await makeTable(s, m);
+    const created = await s.send({
+      method: 'POST',
+      path: '/v1/dataContracts',
+      body: { name: m.freshName('dc'), entity: { id: table.id, type: 'table' }, description: 'catalog-kit conform' },
+    });
+    const contract = setupOk(created, [200, 201], 'create a data contract');
+    const id = String(contract.id);
+    const fqn = String(contract.fullyQualifiedName ?? '');
+    const base = `/v1/dataContracts/${id}/results`;
+    // Five runs a minute apart, ending ten minutes ago, stored out of order.
+    const t0 = Math.floor(Date.now() / 1000) * 1000 - 15 * 60_000;
+    const ts = [0, 1, 2, 3, 4].map((i) => t0 + i * 60_000);
+    for (const i of [2, 0, 4, 1, 3]) {
+      const ex = await s.send({
+        method: 'PUT',
+        path: base,
+        body: { timestamp: ts[i], contractExecutionStatus: i % 2 === 0 ? 'Success' : 'Failed', result: `run ${i}`, dataContractFQN: fqn, executionTime: 100 + i },
+      });
+      setupOk(ex, [200, 201], `store result ${i}`);
+    }
+    const window = { startTs: t0 - 30_000, endTs: t0 + 5 * 60_000 };
+    const list = async (query: Record<string, number>) => {
+      const ex = await s.send({ method: 'GET', path: base, query });
+      return { ex, stamps: asArray(asObject(ex.json)?.data)?.map((r) => asObject(r)?.timestamp) };
+    };
+    const show = (x: { ex: Exchange; stamps?: unknown[] }) => `${x.ex.status} timestamps ${JSON.stringify(x.stamps?.map((t) => (typeof t === 'number' ? (t - t0) / 60_000 : t)))} (minutes after the first)`;
+    const at = (...i: number[]) => i.map((k) => ts[k]);
+    const minutes = (...i: number[]) => JSON.stringify(i);
+
+    const all = await list({ ...window, limit: 10 });
+    c.check('data-contract.results-newest-first', JSON.stringify(all.stamps) === JSON.stringify(at(4, 3, 2, 1, 0)), `results at minutes ${minutes(4, 3, 2, 1, 0)}, newest first`, () => show(all), all.ex);
+    const limited = await list({ ...window, limit: 2 });
+    c.check('data-contract.results-limit', JSON.stringify(limited.stamps) === JSON.stringify(at(4, 3)), `limit=2: the two newest (minutes ${minutes(4, 3)})`, () => show(limited), limited.ex);
+    const ranged = await list({ startTs: ts[1]! - 30_000, endTs: ts[3]! + 30_000, limit: 10 });
+    c.check('data-contract.results-time-range', JSON.stringify([...(ranged.stamps ?? [])].sort()) === JSON.stringify(at(1, 2, 3)), `startTs/endTs around minutes 1..3: exactly ${minutes(1, 2, 3)}`, () => show(ranged), ranged.ex);
+    const latest = await s.send({ method: 'GET', path: `${base}/latest` });
+    c.check('data-contract.results-latest', latest.status === 200 && asObject(latest.json)?.timestamp === ts[4], `the latest result (minute 4)`, () => `${latest.status} ${latest.responseText.slice(0, 200)}`, latest);
+
+    const delOne = await s.send({ method: 'DELETE', path: `${base}/${ts[2]}` });
+    if (c.status('data-contract.results-delete-one', delOne, [200, 204], 'DELETE one result (minute 2)')) {
+      const after = await list({ ...window, limit: 10 });
+      c.check('data-contract.results-delete-one', JSON.stringify(after.stamps) === JSON.stringify(at(4, 3, 1, 0)), `minutes ${minutes(4, 3, 1, 0)} remain`, () => show(after), after.ex);
+    }
+    const delBefore = await s.send({ method: 'DELETE', path: `${base}/before/${ts[1]! + 30_000}` });
+    if (c.status('data-contract.results-delete-before', delBefore, [200, 204], 'DELETE results before minute 1.5')) {
+      const after = await list({ ...window, limit: 10 });
+      const expected = s.checker.isActive('data-contract.results-delete-one') ? at(4, 3) : undefined;
+      const ok = expected
+        ? JSON.stringify(after.stamps) === JSON.stringify(expected)
+        : (after.stamps ?? []).every((t) => typeof t === 'number' && t > ts[1]!) && (after.stamps ?? []).includes(ts[4]);
+      c.check('data-contract.results-delete-before', ok, 'only minutes 3 and 4 remain', () => show(after), after.ex);
+    }
+    const latestAgain = await s.send({ method: 'GET', path: `${base}/latest` });
+    c.check('data-contract.results-latest', asObject(latestAgain.json)?.timestamp === ts[4], 'the latest result is still minute 4', () => `${latestAgain.status} ${latestAgain.responseText.slice(0, 200)}`, latestAgain);
+
+    const validated = await s.send({ method: 'POST', path: `/v1/dataContracts/${id}/validate` });
+    const v = asObject(validated.json);
+    if (c.status('data-contract.validate-returns-result', validated, [200, 201], 'POST validate')) {
+      c.check(
+        'data-contract.validate-returns-result',
+        !!v && STATUSES.includes(String(v.contractExecutionStatus)) && Number.isInteger(v.timestamp) && (fqn === '' || v.dataContractFQN === fqn),
+        `a validation result of ${fqn} with a known contractExecutionStatus and a timestamp`,
+        () => validated.responseText.slice(0, 300),
+        validated,
+      );
+    }
+
+    const missing = `/v1/dataContracts/9a1e5c07-0000-4000-8000-00000000dc00`;
+    for (const [method, path, body] of [
+      ['GET', `${missing}/results`, undefined],
+      ['GET', `${missing}/results/latest`, undefined],
+      ['PUT', `${missing}/results`, { timestamp: t0, contractExecutionStatus: 'Success', dataContractFQN: 'missing' }],
+      ['POST', `${missing}/validate`, undefined],
+    ] as const) {
+      const ex = await s.send({ method, path, body });
+      s.expectError('data-contract.unknown-404', ex, 404, `${method} ${path} (unknown data contract)`);
+    }
+  },
+};

@@ -1,0 +1,133 @@
+/**
+ * Tests the tester (style principle 13): the suite passes every rule against the reference server,
+ * and each rule catches the fault built to break it (src/http/faults.ts, switched at run time
+ * through PUT /__admin/faults). The server runs as a child process: conformance/ never imports src/.
+ * Fixed seed; every failure message carries the seed and the report.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAULT_FOR_RULE } from './fault-map.ts';
+import { consoleReport } from './report/console.ts';
+import { runConformance, type ConformanceOptions, type ConformanceReport } from './run.ts';
+
+const SEED = 20_251_122;
+const BIN = fileURLToPath(new URL('../bin/catalog-kit.js', import.meta.url));
+const JWT = /(eyJ[\w-]+\.[\w-]+\.[\w-]+)/;
+/** Dev aid: a shell command starting another fault-enabled server that prints the same lines. */
+const OVERRIDE = process.env.CK_SELFTEST_SERVER;
+
+let child: ChildProcess | undefined;
+let target: { baseUrl: string; token: string; restrictedToken: string };
+
+function startServer(): Promise<{ baseUrl: string; token: string; restricted?: string }> {
+  const proc = OVERRIDE
+    ? spawn(OVERRIDE, { shell: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fixtures', 'none', '--allow-faults'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = proc;
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`the reference server printed no URL and token within 90 s:\n${out}\n${err}`)), 90_000);
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const baseUrl = /(http:\/\/127\.0\.0\.1:\d+\/api)/.exec(out)?.[1];
+      const token = /admin token[^\n]*?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/i.exec(out)?.[1] ?? JWT.exec(out)?.[1];
+      if (baseUrl && token) {
+        clearTimeout(timer);
+        resolve({ baseUrl, token, restricted: /restricted token[^\n]*?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/i.exec(out)?.[1] });
+      }
+    });
+    proc.stderr?.on('data', (d: Buffer) => void (err += d.toString()));
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the reference server exited (${code}) before it was ready:\n${out}\n${err}`));
+    });
+  });
+}
+
+function restrictedToken(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [BIN, 'token', '--role', 'DataConsumer', '--user', 'reader'], (error, stdout, stderr) => {
+      const token = JWT.exec(stdout)?.[1];
+      if (error || !token) reject(new Error(`catalog-kit token failed: ${error?.message ?? ''} ${stderr}`));
+      else resolve(token);
+    });
+  });
+}
+
+async function setFaults(faults: string[]): Promise<void> {
+  const url = target.baseUrl.replace(/\/api$/, '/__admin/faults');
+  const res = await fetch(url, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
+    body: JSON.stringify({ faults }),
+  });
+  if (!res.ok) throw new Error(`PUT ${url} ${JSON.stringify(faults)} answered ${res.status} ${await res.text()} (is the server started with --allow-faults?)`);
+}
+
+function run(options: Partial<ConformanceOptions>): Promise<ConformanceReport> {
+  return runConformance({ ...target, seed: SEED, runs: 5, ...options });
+}
+
+const explain = (report: ConformanceReport) => `seed ${SEED}\n${consoleReport(report)}`;
+
+beforeAll(async () => {
+  const started = await startServer();
+  target = { baseUrl: started.baseUrl, token: started.token, restrictedToken: started.restricted ?? (await restrictedToken()) };
+}, 120_000);
+
+afterAll(async () => {
+  if (target) await setFaults([]).catch(() => {});
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child?.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+});
+
+describe('the conformance suite against the reference server', () => {
+  // The first full run also pays the server's first-request costs on every route.
+  it('passes every rule, exercising all of them', async () => {
+    await setFaults([]);
+    const report = await run({ runs: 10 });
+    expect(report.failed, explain(report)).toBe(0);
+    expect(report.notExercised, explain(report)).toBe(0);
+  }, 400_000);
+
+  describe('catches each fault with the rule built for it', () => {
+    it.each(Object.entries(FAULT_FOR_RULE))('%s catches fault %s', async (rule, fault) => {
+      await setFaults([fault]);
+      try {
+        const report = await run({ rules: [rule], runs: 3 });
+        expect(report.rules[0]?.status, `fault ${fault} was not caught by ${rule}: ${explain(report)}`).toBe('fail');
+      } finally {
+        await setFaults([]);
+      }
+    }, 60_000);
+  });
+
+  describe('the random model-based phase on its own', () => {
+    it.each([
+      ['soft-delete.version-rises', 'soft-delete-keeps-version'],
+      ['upsert.never-409', 'upsert-existing-409'],
+      ['not-found.unknown-id', 'unknown-id-200'],
+    ])('finds %s broken by %s, shrinks it, and replays it from the printed seed and path', async (rule, fault) => {
+      await setFaults([fault]);
+      try {
+        const report = await run({ rules: [rule], runs: 15, phases: { scenarios: false } });
+        const failure = report.rules[0]?.failures[0];
+        expect(failure?.origin.kind, explain(report)).toBe('random');
+        if (failure?.origin.kind !== 'random') return;
+        expect(failure.steps.length, explain(report)).toBeLessThanOrEqual(4);
+        const replay = await run({ rules: [rule], seed: failure.origin.seed, path: failure.origin.path });
+        const again = replay.rules[0]?.failures[0];
+        expect(again?.origin.kind === 'random' && again.origin.commands.replace(/\/\*.*?\*\//g, ''), explain(replay)).toBe(
+          failure.origin.commands.replace(/\/\*.*?\*\//g, ''),
+        );
+      } finally {
+        await setFaults([]);
+      }
+    }, 120_000);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * Everything that makes the mock pleasant for UI developers (issue 6), gathered so that the app
+ * factory mounts it with three lines: CORS, request logs and the journal, the docs page, the
+ * Admin API, latency/error injection, `Prefer: code=`, the start-up state (data file, else
+ * fixtures) and its persistence. All of it is off or neutral by default, so `createApp()` in
+ * tests stays a bare, empty, silent server.
+ */
+import express from 'express';
+import type { RequestHandler, Router } from 'express';
+import type { CatalogContext } from '../domain/context.ts';
+import { docsRouter } from '../docs/docs-routes.ts';
+import { loadFixtures, resolveFixturesDir } from '../fixtures/load-fixtures.ts';
+import type { CorsOptions } from '../http/cors.ts';
+import { cors } from '../http/cors.ts';
+import type { LogFormat } from '../http/request-log.ts';
+import { requestLog } from '../http/request-log.ts';
+import type { OpenApiDocument } from '../openapi/document.ts';
+import type { Persister } from '../persistence/data-file.ts';
+import { createPersister, loadDataFile } from '../persistence/data-file.ts';
+import { adminRouter, loadAdminDocument } from './admin-routes.ts';
+import { FaultSettings, injectFaults } from './faults.ts';
+import { Journal } from './journal.ts';
+import { preferCode } from './prefer-code.ts';
+
+export interface DevToolsOptions {
+  /** `default` (the demo catalog), `none`, or a directory of fixtures. Default `none`. */
+  fixtures?: string;
+  /** Allowed CORS origins (default: any). */
+  corsOrigins?: readonly string[];
+  /** Request log format (default `quiet`). */
+  requestLog?: LogFormat;
+  /** Keep the state in this file across restarts. */
+  dataFile?: string;
+  /** Random source of latency ranges and error probabilities (tests fix it). */
+  random?: () => number;
+}
+
+export interface DevTools {
+  faults: FaultSettings;
+  journal: Journal;
+  persister: Persister | undefined;
+  /** Before the body parser: CORS, request log, docs and documents. */
+  beforeBody: Router;
+  /** After the body parser, before authentication: Admin API, injected latency and errors. */
+  afterBody: Router;
+  /** After request validation, before authorisation: `Prefer: code=<status>`. */
+  afterValidation: RequestHandler;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function setupDevTools(ctx: CatalogContext, document: OpenApiDocument, options: DevToolsOptions, log: (line: string) => void): DevTools {
+  const fixturesDir = resolveFixturesDir(options.fixtures);
+  const reset = () => {
+    ctx.store.clear();
+    if (fixturesDir) loadFixtures(ctx, fixturesDir);
+  };
+  if (!(options.dataFile && loadDataFile(ctx, options.dataFile))) reset();
+  const persister = options.dataFile ? createPersister(ctx, options.dataFile) : undefined;
+
+  const faults = new FaultSettings(options.random);
+  const journal = new Journal();
+  const adminDocument = loadAdminDocument();
+
+  const beforeBody = express.Router();
+  beforeBody.use(cors(options.corsOrigins ? { origins: options.corsOrigins } : {}));
+  beforeBody.use(requestLog(options.requestLog ?? 'quiet', log, journal));
+  if (persister) {
+    beforeBody.use((req, res, next) => {
+      if (WRITE_METHODS.has(req.method)) res.once('finish', () => res.statusCode < 400 && persister.schedule());
+      next();
+    });
+  }
+  beforeBody.use(docsRouter(document, adminDocument));
+
+  const afterBody = express.Router();
+  afterBody.use(adminRouter({ ctx, faults, journal, reset, changed: () => persister?.schedule() }));
+  afterBody.use('/api', injectFaults(faults));
+  return { faults, journal, persister, beforeBody, afterBody, afterValidation: preferCode() };
+}

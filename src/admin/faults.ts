@@ -1,0 +1,70 @@
+/**
+ * Latency and error injection (issue 6 "Admin API"), configured through `/__admin/latency` and
+ * `/__admin/errors`. A rule applies to the requests whose path matches its `route` glob (`*`
+ * matches any characters, so `/api/v1/tables*` covers every table call; no route = every `/api`
+ * call) and, when given, whose method matches. The first matching rule wins.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RequestHandler } from 'express';
+import { ApiError } from '../http/errors.ts';
+
+export interface RouteMatch {
+  route?: string;
+  method?: string;
+}
+export interface LatencyRule extends RouteMatch {
+  /** A fixed delay, or the lower bound of a random one when `maxMs` is given. */
+  ms: number;
+  maxMs?: number;
+}
+export interface ErrorRule extends RouteMatch {
+  status: number;
+  /** Chance that a matching request fails, 0..1 (default 1). */
+  probability?: number;
+  message?: string;
+}
+
+export class FaultSettings {
+  latency: LatencyRule[] = [];
+  errors: ErrorRule[] = [];
+
+  constructor(private readonly random: () => number = Math.random) {}
+
+  clear(): void {
+    this.latency = [];
+    this.errors = [];
+  }
+
+  delayFor(method: string, path: string): number {
+    const rule = this.latency.find((r) => matches(r, method, path));
+    if (!rule) return 0;
+    return rule.maxMs === undefined || rule.maxMs <= rule.ms ? rule.ms : rule.ms + Math.floor(this.random() * (rule.maxMs - rule.ms + 1));
+  }
+
+  errorFor(method: string, path: string): ErrorRule | undefined {
+    const rule = this.errors.find((r) => matches(r, method, path));
+    if (!rule) return undefined;
+    return this.random() < (rule.probability ?? 1) ? rule : undefined;
+  }
+}
+
+function matches(rule: RouteMatch, method: string, path: string): boolean {
+  if (rule.method && rule.method.toUpperCase() !== method) return false;
+  if (!rule.route) return true;
+  const pattern = rule.route.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  return new RegExp(`^${pattern}$`).test(path);
+}
+
+/** Applies the settings to `/api` requests: wait, then maybe fail in the error shape. */
+export function injectFaults(settings: FaultSettings): RequestHandler {
+  return (req, _res, next) => {
+    const path = req.originalUrl.split('?')[0] ?? req.originalUrl;
+    const delay = settings.delayFor(req.method, path);
+    const fail = () => {
+      const rule = settings.errorFor(req.method, path);
+      next(rule ? new ApiError(rule.status, rule.message ?? `Injected fault: ${rule.status} for ${req.method} ${path}`) : undefined);
+    };
+    if (delay > 0) void sleep(delay).then(fail);
+    else fail();
+  };
+}

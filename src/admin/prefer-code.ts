@@ -1,0 +1,30 @@
+/**
+ * `Prefer: code=<status>` (issue 6 "Admin API", as Prism's header): forces one call to fail with a
+ * status its operation documents, in the error shape, without touching the state — for testing a
+ * UI's error states. Runs after request matching (it needs the operation's documented responses)
+ * and before authorisation, so a forced 403 works with any token. Only error statuses (4xx/5xx)
+ * can be forced; asking for a status the operation does not document is a 400 that says which are.
+ */
+import type { RequestHandler } from 'express';
+import { ApiError } from '../http/errors.ts';
+
+interface MatchedOperation {
+  schema?: { responses?: Record<string, unknown> };
+}
+
+export function preferCode(): RequestHandler {
+  return (req, _res, next) => {
+    const header = req.headers.prefer;
+    const match = typeof header === 'string' ? /(?:^|[;,\s])code=(\d{3})(?:$|[;,\s])/.exec(header) : null;
+    if (!match) return next();
+    const status = Number(match[1]);
+    const operation = (req as { openapi?: MatchedOperation }).openapi;
+    const documented = Object.keys(operation?.schema?.responses ?? {})
+      .map(Number)
+      .filter((code) => code >= 400);
+    if (!documented.includes(status)) {
+      return next(ApiError.badRequest(`Prefer: code=${status} is not a documented error status of ${req.method} ${req.path}; documented: ${documented.join(', ') || 'none'}`));
+    }
+    next(new ApiError(status, `Forced by the Prefer header: code=${status}`));
+  };
+}

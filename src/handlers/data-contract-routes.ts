@@ -1,0 +1,101 @@
+/**
+ * Data contract routes beyond the generic CRUD (contract "Data contracts"; observed §8.1, §8.3):
+ * the contract of an entity, validation by id and by entity, and the validation results.
+ * Registered before the generic entity routes (`/dataContracts/entity` is not an id).
+ */
+import type { Request, Response, Router } from 'express';
+import type { CatalogContext } from '../domain/context.ts';
+import { validateContract } from '../domain/contract-validation.ts';
+import type { CreateDataContractResult } from '../domain/data-contracts.ts';
+import {
+  addContractResult,
+  contractForValidation,
+  deleteContractResult,
+  deleteContractResultsBefore,
+  inheritedContract,
+  latestContractResult,
+  listContractResults,
+} from '../domain/data-contracts.ts';
+import type { EntityReference } from '../domain/entity.ts';
+import { matchesInclude } from '../domain/listing.ts';
+import { parseFields } from '../domain/projection.ts';
+import { identityOf } from '../http/authenticate.ts';
+import { ApiError } from '../http/errors.ts';
+import { resourceByType } from '../resources/resource-table.ts';
+import type { StoredEntity } from '../store/entity-store.ts';
+import { changeHeader, findById, pathParam, queryInclude, queryInt, queryValue, renderFor } from './request-helpers.ts';
+import { queryTimestamp } from './table-data-routes.ts';
+
+const CONTRACT = resourceByType('dataContract');
+
+export function mountDataContractRoutes(router: Router, ctx: CatalogContext): void {
+  const prefix = '/api/v1/dataContracts';
+  const user = (res: Response) => identityOf(res).user;
+  const contract = (req: Request) => findById(ctx, CONTRACT, pathParam(req, 'id'), 'non-deleted');
+
+  /** The entity named by `entityId` and `entityType` (404 when unknown, deleted or of another type). */
+  const target = (req: Request): StoredEntity => {
+    const id = String(queryValue(req, 'entityId'));
+    const type = String(queryValue(req, 'entityType'));
+    const stored = ctx.store.get(id);
+    if (!stored || stored.type !== type || stored.entity.deleted) throw ApiError.notFound(type, id);
+    return stored;
+  };
+
+  // Observed §8.1, Appendix B §2.10: the entity's own contract, else one inherited from a data product.
+  router.get(`${prefix}/entity`, (req, res) => {
+    const entity = target(req);
+    const fields = parseFields(ctx, CONTRACT, queryValue(req, 'fields'));
+    const include = queryInclude(req);
+    for (const stored of ctx.store.all()) {
+      if (stored.type === 'dataContract' && (stored.entity.entity as EntityReference).id === entity.entity.id && matchesInclude(stored.entity, include)) {
+        return res.json(renderFor(ctx, CONTRACT, req, stored, fields));
+      }
+    }
+    const inherited = inheritedContract(ctx, entity.entity);
+    if (!inherited) throw new ApiError(404, `Data contract for ${entity.type} ${entity.entity.id} not found`);
+    res.json({ ...renderFor(ctx, CONTRACT, req, inherited, fields), inherited: true });
+  });
+
+  router.post(`${prefix}/entity/validate`, (req, res) => {
+    const entity = target(req);
+    const stored = contractForValidation(ctx, entity, user(res));
+    if (!stored) throw new ApiError(404, `Data contract for ${entity.type} ${entity.entity.id} not found`);
+    res.json(validateContract(ctx, stored, user(res)));
+  });
+
+  router.post(`${prefix}/:id/validate`, (req, res) => res.json(validateContract(ctx, contract(req), user(res))));
+
+  // Contract "Limits": limit 0..10000 (the validator answers 400 outside), default 10; 0 = no limit.
+  router.get(`${prefix}/:id/results`, (req, res) => {
+    const stored = contract(req);
+    const range = { startTs: queryTimestamp(req, 'startTs'), endTs: queryTimestamp(req, 'endTs'), limit: queryInt(req, 'limit', 10), now: ctx.now() };
+    res.json(listContractResults(ctx, stored.entity.id, range));
+  });
+
+  // Observed §8.3: 200 (entityUpdated) when it becomes the latest, 201 (entityCreated) when older.
+  router.put(`${prefix}/:id/results`, (req, res) => {
+    const { result, isLatest } = addContractResult(ctx, contract(req), req.body as CreateDataContractResult, user(res));
+    changeHeader(res, isLatest ? 'entityUpdated' : 'entityCreated');
+    res.status(isLatest ? 200 : 201).json(result);
+  });
+
+  // Contract: the most recent result; none → 404 (contract) or 204 (observed §8.3).
+  router.get(`${prefix}/:id/results/latest`, (req, res) => {
+    const stored = contract(req);
+    const latest = latestContractResult(ctx, stored.entity.id);
+    if (latest) return res.json(latest);
+    if (ctx.profile.emptyLatestResultIs204) return res.status(204).end();
+    throw new ApiError(404, `Data contract ${stored.entity.fullyQualifiedName} does not have a latest result defined`);
+  });
+
+  // Observed §8.3: both deletes answer 200 with an empty body.
+  router.delete(`${prefix}/:id/results/before/:timestamp`, (req, res) => {
+    deleteContractResultsBefore(ctx, contract(req), Number(pathParam(req, 'timestamp')), user(res));
+    res.status(200).end();
+  });
+  router.delete(`${prefix}/:id/results/:timestamp`, (req, res) => {
+    deleteContractResult(ctx, contract(req), Number(pathParam(req, 'timestamp')), user(res));
+    res.status(200).end();
+  });
+}

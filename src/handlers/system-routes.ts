@@ -1,0 +1,29 @@
+/**
+ * The two calls a web UI makes at start-up (issue 6 "The endpoints a UI calls at start-up"):
+ * `GET /v1/system/version` (OpenMetadata's `CatalogVersion`) and `GET /v1/users/loggedInUser`.
+ * Mounted before the generic routes, so `loggedInUser` is not taken for a user id.
+ */
+import { readFileSync } from 'node:fs';
+import type { Router } from 'express';
+import type { CatalogContext } from '../domain/context.ts';
+import { parseFields } from '../domain/projection.ts';
+import { identityOf } from '../http/authenticate.ts';
+import { resourceByType } from '../resources/resource-table.ts';
+import { findById, queryInclude, queryValue, renderFor } from './request-helpers.ts';
+
+const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+/** Read once at load: the "build time" of a server that has no build step. */
+const STARTED_AT = Date.now();
+
+export function mountSystemRoutes(router: Router, ctx: CatalogContext): void {
+  router.get('/api/v1/system/version', (_req, res) => {
+    res.json({ version: PACKAGE.version, revision: 'catalog-kit', timestamp: STARTED_AT });
+  });
+
+  const users = resourceByType('user');
+  router.get('/api/v1/users/loggedInUser', (req, res) => {
+    // authenticate() created the user of the token on first use; a soft-deleted one is 404 unless included.
+    const stored = findById(ctx, users, identityOf(res).userId, queryInclude(req));
+    res.json(renderFor(ctx, users, req, stored, parseFields(ctx, users, queryValue(req, 'fields'))));
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * Table profiler configuration, sample data and profiles (contract "Table profiler", "Table sample
+ * data"; observed §9). Shapes and statuses per profile (DESIGN.md "Behaviour profiles"):
+ * `profilerConfigReturnsTable`, `tableDataDeleteReturnsTable`, `sampleDataReturnsTable`,
+ * `profileReadsByFqn`. OpenMetadata's `/tableProfilerConfig` is served in both profiles.
+ * Registered before the generic entity routes.
+ */
+import type { Request, Response, Router } from 'express';
+import type { CatalogContext } from '../domain/context.ts';
+import type { ContractSampleData, CreateTableProfile, ProfileKind, TableData, TableProfilerConfig } from '../domain/table-data.ts';
+import {
+  addProfiles,
+  deleteProfilerConfig,
+  deleteSampleData,
+  listProfiles,
+  profilerConfigOf,
+  registerTableDataFields,
+  sampleDataOf,
+  setProfilerConfig,
+  setSampleData,
+  toContractSampleData,
+} from '../domain/table-data.ts';
+import { ApiError } from '../http/errors.ts';
+import { quoteName, splitFqn } from '../resources/fqn.ts';
+import { resourceByType } from '../resources/resource-table.ts';
+import type { StoredEntity } from '../store/entity-store.ts';
+import { findByFqn, findById, pathParam, queryValue, renderFor } from './request-helpers.ts';
+
+const TABLE = resourceByType('table');
+
+/** An optional epoch-ms query parameter (the validator has checked it is an integer ≥ 0). */
+export function queryTimestamp(req: Request, name: string): number | undefined {
+  const value = queryValue(req, name);
+  return value === undefined || value === '' ? undefined : Number(value);
+}
+
+export function mountTableDataRoutes(router: Router, ctx: CatalogContext): void {
+  registerTableDataFields(ctx);
+  const prefix = '/api/v1/tables/:id';
+  const table = (req: Request) => findById(ctx, TABLE, pathParam(req, 'id'), 'non-deleted');
+  const withFields = (req: Request, stored: StoredEntity, ...fields: string[]) => renderFor(ctx, TABLE, req, stored, new Set(fields));
+  /** DELETE answers: 204 (contract) or 200 with the table (observed §9). */
+  const deleted = (req: Request, res: Response, stored: StoredEntity) => {
+    if (ctx.profile.tableDataDeleteReturnsTable) res.json(withFields(req, stored));
+    else res.status(204).end();
+  };
+
+  // Contract "Table profiler": GET 404 when the table is unknown or has no configuration.
+  router.get(`${prefix}/profilerConfig`, (req, res) => {
+    const stored = table(req);
+    const config = profilerConfigOf(ctx, stored.entity.id);
+    if (!config) throw new ApiError(404, `Profiler config for table ${stored.entity.id} not found`);
+    res.json(ctx.profile.profilerConfigReturnsTable ? withFields(req, stored, 'tableProfilerConfig') : config);
+  });
+  router.put(`${prefix}/profilerConfig`, (req, res) => {
+    const stored = table(req);
+    const config = setProfilerConfig(ctx, stored, req.body as TableProfilerConfig);
+    res.json(ctx.profile.profilerConfigReturnsTable ? withFields(req, stored, 'tableProfilerConfig') : config);
+  });
+  router.delete(`${prefix}/profilerConfig`, (req, res) => {
+    const stored = table(req);
+    deleteProfilerConfig(ctx, stored.entity.id);
+    deleted(req, res, stored);
+  });
+
+  // OpenMetadata's path (observed §9, Appendix B §2.8): always the table, in both profiles.
+  router.get(`${prefix}/tableProfilerConfig`, (req, res) => res.json(withFields(req, table(req), 'tableProfilerConfig')));
+  router.put(`${prefix}/tableProfilerConfig`, (req, res) => {
+    const stored = table(req);
+    setProfilerConfig(ctx, stored, req.body as TableProfilerConfig);
+    res.json(withFields(req, stored, 'tableProfilerConfig'));
+  });
+  router.delete(`${prefix}/tableProfilerConfig`, (req, res) => {
+    const stored = table(req);
+    deleteProfilerConfig(ctx, stored.entity.id);
+    res.json(withFields(req, stored));
+  });
+
+  // Contract "Table sample data": GET 404 when none is stored.
+  const sampleAnswer = (req: Request, stored: StoredEntity, data: TableData) =>
+    ctx.profile.sampleDataReturnsTable ? withFields(req, stored, 'sampleData') : toContractSampleData(stored.entity, data);
+  router.get(`${prefix}/sampleData`, (req, res) => {
+    const stored = table(req);
+    const data = sampleDataOf(ctx, stored.entity.id);
+    if (!data) throw new ApiError(404, `Sample data for table ${stored.entity.id} not found`);
+    res.json(sampleAnswer(req, stored, data));
+  });
+  router.put(`${prefix}/sampleData`, (req, res) => {
+    const stored = table(req);
+    const data = setSampleData(ctx, stored, req.body as TableData | ContractSampleData);
+    res.json(sampleAnswer(req, stored, data));
+  });
+  router.delete(`${prefix}/sampleData`, (req, res) => {
+    const stored = table(req);
+    deleteSampleData(ctx, stored.entity.id);
+    deleted(req, res, stored);
+  });
+
+  // Observed §9: the write is always by table id; it answers the table with its newest `profile`.
+  router.put(`${prefix}/tableProfile`, (req, res) => {
+    const stored = table(req);
+    addProfiles(ctx, stored, req.body as CreateTableProfile);
+    res.json(withFields(req, stored, 'profile'));
+  });
+
+  const reads: [string, ProfileKind][] = [['tableProfile', 'table'], ['columnProfile', 'column'], ['systemProfile', 'system']];
+  for (const [path, kind] of reads) {
+    router.get(`${prefix}/${path}`, (req, res) => {
+      // OpenMetadata requires startTs / endTs on column and system profiles (observed §9).
+      if (ctx.profile.profileReadsByFqn && kind !== 'table') {
+        for (const name of ['startTs', 'endTs']) if (queryValue(req, name) === undefined) throw ApiError.badRequest(`[query param ${name} must not be null]`);
+      }
+      const { stored, column } = profileTarget(ctx, pathParam(req, 'id'), kind);
+      const range = { startTs: queryTimestamp(req, 'startTs'), endTs: queryTimestamp(req, 'endTs'), now: ctx.now() };
+      res.json(listProfiles(ctx, stored.entity.id, kind, range, column));
+    });
+  }
+}
+
+/**
+ * Whose profiles a read asks for: the table by id (profile `contract`), or by FQN — the column FQN
+ * `<table FQN>.<column>` for column profiles — (profile `openmetadata`, observed §9).
+ */
+function profileTarget(ctx: CatalogContext, key: string, kind: ProfileKind): { stored: StoredEntity; column?: string } {
+  if (!ctx.profile.profileReadsByFqn) return { stored: findById(ctx, TABLE, key, 'non-deleted') };
+  if (kind !== 'column') return { stored: findByFqn(ctx, TABLE, key, 'non-deleted') };
+  const parts = splitFqn(key);
+  const column = parts.pop();
+  const tableFqn = parts.map(quoteName).join('.');
+  const stored = ctx.store.getByFqn('table', tableFqn);
+  if (!stored || stored.entity.deleted || column === undefined) throw ApiError.notFound('column', key);
+  if (!(stored.entity.columns as { name: string }[] | undefined)?.some((c) => c.name === column)) throw ApiError.notFound('column', key);
+  return { stored, column };
+}

@@ -1,0 +1,30 @@
+/**
+ * `PUT` / `GET /v1/dataQuality/testCases/testCaseResults/{fqn}` (test-cases.yaml; OpenMetadata's
+ * test case result endpoints): record runs of a test case and read them back newest first.
+ * Registered before the generic entity routes.
+ */
+import type { Router } from 'express';
+import type { CatalogContext } from '../domain/context.ts';
+import type { TestCaseResult } from '../domain/test-case-results.ts';
+import { addTestCaseResult, listTestCaseResults, registerTestCaseResultField } from '../domain/test-case-results.ts';
+import { resourceByType } from '../resources/resource-table.ts';
+import { findByFqn, pathParam } from './request-helpers.ts';
+import { queryTimestamp } from './table-data-routes.ts';
+
+const TEST_CASE = resourceByType('testCase');
+
+export function mountTestCaseResultRoutes(router: Router, ctx: CatalogContext): void {
+  registerTestCaseResultField(ctx);
+  const path = '/api/v1/dataQuality/testCases/testCaseResults/:fqn';
+
+  router.put(path, (req, res) => {
+    const testCase = findByFqn(ctx, TEST_CASE, pathParam(req, 'fqn'), 'non-deleted');
+    const { result } = addTestCaseResult(ctx, testCase, req.body as TestCaseResult);
+    res.json(result);
+  });
+
+  router.get(path, (req, res) => {
+    const testCase = findByFqn(ctx, TEST_CASE, pathParam(req, 'fqn'), 'non-deleted');
+    res.json(listTestCaseResults(ctx, testCase.entity.id, { startTs: queryTimestamp(req, 'startTs'), endTs: queryTimestamp(req, 'endTs'), now: ctx.now() }));
+  });
+}
