@@ -22,7 +22,7 @@ let target: { baseUrl: string; token: string; restrictedToken: string };
 
 function startServer(): Promise<{ baseUrl: string; token: string; restricted?: string }> {
   const proc = OVERRIDE
-    ? spawn(OVERRIDE, { shell: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    ? spawn(OVERRIDE, { shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
     : spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fixtures', 'none', '--allow-faults'], { stdio: ['ignore', 'pipe', 'pipe'] });
   child = proc;
   return new Promise((resolve, reject) => {
@@ -81,7 +81,9 @@ afterAll(async () => {
   if (target) await setFaults([]).catch(() => {});
   if (child && child.exitCode === null) {
     const exited = new Promise((resolve) => child?.once('exit', resolve));
-    child.kill('SIGTERM');
+    // The override runs in its own process group (shell + server): stop the whole group we started.
+    if (OVERRIDE && child.pid) process.kill(-child.pid, 'SIGTERM');
+    else child.kill('SIGTERM');
     await exited;
   }
 });

@@ -36,6 +36,12 @@ export interface RootRecord {
  */
 export class CleanupRegistry {
   private readonly roots = new Map<string, RootRecord>();
+  /** Other things to hard-delete before the roots, by path (e.g. data contracts). */
+  private readonly extras = new Set<string>();
+
+  registerExtra(path: string): void {
+    this.extras.add(path);
+  }
 
   register(kind: Kind, name: string, id?: string): void {
     const key = `${kind.path}|${name}`;
@@ -50,6 +56,8 @@ export class CleanupRegistry {
   /** Hard, recursive delete of the given roots (all when omitted); forgets those that are gone. */
   async remove(client: HttpClient, only?: ReadonlyArray<{ kind: Kind; name: string }>): Promise<string[]> {
     const problems: string[] = [];
+    const extras = only ? [] : [...this.extras];
+    await this.removeExtras(client, extras, problems);
     const keys = only ? only.map((r) => `${r.kind.path}|${r.name}`) : [...this.roots.keys()];
     // Children kinds first would not matter: every delete is recursive.
     await Promise.all(
@@ -77,6 +85,21 @@ export class CleanupRegistry {
     );
     return problems;
   }
+
+  async removeExtras(client: HttpClient, paths: readonly string[], problems: string[] = []): Promise<string[]> {
+    await Promise.all(
+      paths.map(async (path) => {
+        try {
+          const ex = await client.send({ method: 'DELETE', path, query: { hardDelete: true, recursive: true } });
+          if (ex.status < 300 || ex.status === 404) this.extras.delete(path);
+          else problems.push(`${path}: DELETE answered ${ex.status}`);
+        } catch (err) {
+          problems.push(`${path}: ${(err as Error).message}`);
+        }
+      }),
+    );
+    return problems;
+  }
 }
 
 export class Session {
@@ -84,6 +107,7 @@ export class Session {
   readonly checker: Checker;
   /** Roots this session may have created (removed by `cleanup`). */
   private readonly roots: Array<{ kind: Kind; name: string }> = [];
+  private readonly extras: string[] = [];
 
   constructor(
     readonly ctx: RunContext,
@@ -98,9 +122,16 @@ export class Session {
     this.ctx.cleanup.register(kind, name, id);
   }
 
-  /** Removes (hard, recursive) every root this session registered. */
+  /** Registers something outside the roots (a data contract...) to hard-delete at cleanup. */
+  registerExtra(path: string): void {
+    this.extras.push(path);
+    this.ctx.cleanup.registerExtra(path);
+  }
+
+  /** Removes (hard, recursive) everything this session registered. */
   async cleanup(): Promise<string[]> {
-    return this.ctx.cleanup.remove(this.ctx.client, this.roots);
+    const problems = await this.ctx.cleanup.removeExtras(this.ctx.client, this.extras);
+    return [...problems, ...(await this.ctx.cleanup.remove(this.ctx.client, this.roots))];
   }
 
   async send(spec: RequestSpec): Promise<Exchange> {

@@ -26,6 +26,8 @@ import { authenticate } from './http/authenticate.ts';
 import { authorize } from './http/authorize.ts';
 import { ApiError } from './http/errors.ts';
 import { limitNesting } from './http/body-limits.ts';
+import { mountFaultSwitch } from './http/fault-switch.ts';
+import { faultMiddleware, faultPreAuthMiddleware } from './http/faults.ts';
 import { openApiValidation } from './http/openapi-validation.ts';
 import { errorRenderer, notFoundHandler } from './http/render-error.ts';
 import { loadDocument } from './openapi/document.ts';
@@ -42,6 +44,8 @@ export interface AppOptions extends DevToolsOptions {
   bodyLimit?: string;
   /** Validate responses against the document (default true). */
   validateResponses?: boolean;
+  /** Test-only: serve `PUT /__admin/faults` and the deliberate faults of the conformance self-test. */
+  allowFaults?: boolean;
   log?: (line: string) => void;
   now?: () => number;
   newId?: () => string;
@@ -77,12 +81,15 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  const faults = options.allowFaults ? mountFaultSwitch(app) : undefined;
   app.use(dev.beforeBody);
   app.use(express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use(express.text({ limit, type: 'text/plain' }));
   app.use(limitNesting());
   app.use(dev.afterBody);
+  if (faults) app.use('/api', faultPreAuthMiddleware(faults.active));
   app.use('/api', authenticate(verifier, (name) => ensureUser(ctx, name)));
+  if (faults) app.use('/api', faultMiddleware(faults.active));
   app.use(
     openApiValidation(document, profile, options.validateResponses ?? true, new Set(RESOURCES.map((r) => r.collection))),
   );

@@ -153,6 +153,7 @@ export const dataContractResults: Scenario = {
     });
     const contract = setupOk(created, [200, 201], 'create a data contract');
     const id = String(contract.id);
+    s.registerExtra(`/v1/dataContracts/${id}`);
     const fqn = String(contract.fullyQualifiedName ?? '');
     const base = `/v1/dataContracts/${id}/results`;
     // Five runs a minute apart, ending ten minutes ago, stored out of order.

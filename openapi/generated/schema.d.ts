@@ -21672,7 +21672,9 @@ export interface operations {
                     "application/json": components["schemas"]["SystemVersion"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getLoggedInUser: {

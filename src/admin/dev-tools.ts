@@ -21,6 +21,7 @@ import { adminRouter, loadAdminDocument } from './admin-routes.ts';
 import { FaultSettings, injectFaults } from './faults.ts';
 import { Journal } from './journal.ts';
 import { preferCode } from './prefer-code.ts';
+import { clearState } from './state.ts';
 
 export interface DevToolsOptions {
   /** `default` (the demo catalog), `none`, or a directory of fixtures. Default `none`. */
@@ -52,7 +53,7 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function setupDevTools(ctx: CatalogContext, document: OpenApiDocument, options: DevToolsOptions, log: (line: string) => void): DevTools {
   const fixturesDir = resolveFixturesDir(options.fixtures);
   const reset = () => {
-    ctx.store.clear();
+    clearState(ctx);
     if (fixturesDir) loadFixtures(ctx, fixturesDir);
   };
   if (!(options.dataFile && loadDataFile(ctx, options.dataFile))) reset();

@@ -1,10 +1,13 @@
 /**
  * The whole state as JSON (issue 6 "Admin API" export/import, and `--data` persistence): every
  * stored entity with its kind, container, version history and recursive-delete mark. An import
- * replaces the state; ids, versions and FQNs come back exactly as exported.
+ * replaces the state; ids, versions and FQNs come back exactly as exported. Not yet included: the
+ * side data of tables (profiler config, sample data, profiles) and data-contract results.
  */
 import type { CatalogContext } from '../domain/context.ts';
 import type { Entity } from '../domain/entity.ts';
+import { dropContractResults } from '../domain/data-contracts.ts';
+import { dropTableData } from '../domain/table-data.ts';
 import { ApiError } from '../http/errors.ts';
 
 export const STATE_FORMAT = 'catalog-kit-state/1';
@@ -49,11 +52,20 @@ export function importState(ctx: CatalogContext, state: unknown): number {
       throw ApiError.badRequest('Every exported entity needs a type, an entity.id and an entity.fullyQualifiedName');
     }
   }
-  ctx.store.clear();
+  clearState(ctx);
   for (const item of value.entities) {
     const stored = ctx.store.insert(item.type, structuredClone(item.entity), item.parentId);
     stored.history.push(...(Array.isArray(item.history) ? item.history.map(String) : []));
     stored.deletedBy = item.deletedBy;
   }
   return value.entities.length;
+}
+
+/** Empties the store and the side data kept beside it (table profiles, contract results). */
+export function clearState(ctx: CatalogContext): void {
+  for (const stored of ctx.store.all()) {
+    if (stored.type === 'table') dropTableData(ctx, stored.entity.id);
+    if (stored.type === 'dataContract') dropContractResults(ctx, stored.entity.id);
+  }
+  ctx.store.clear();
 }

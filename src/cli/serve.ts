@@ -28,6 +28,7 @@ export async function runServe(argv: string[], io: Io): Promise<number> {
       'cors-origin': { type: 'string', multiple: true },
       log: { type: 'string', default: 'pretty' },
       data: { type: 'string' },
+      'allow-faults': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -52,6 +53,7 @@ export async function runServe(argv: string[], io: Io): Promise<number> {
     profile,
     auth,
     ...(values['body-limit'] ? { bodyLimit: values['body-limit'] } : {}),
+    ...(values['allow-faults'] ? { allowFaults: true } : {}),
   });
   const token = auth.publicKey ? undefined : await signToken({ user: 'admin', role: 'Admin', expires: '7d', ...(auth.secret ? { secret: auth.secret } : {}) });
   io.out(`catalog-kit mock server (profile ${profile}) listening on ${server.baseUrl}\n`);

@@ -112,22 +112,25 @@ export function upsertEntity(ctx: CatalogContext, def: ResourceDef, request: Cre
     rulesFor(ctx, def).beforeCreate?.(candidate, ctx);
     return { stored: ctx.store.insert(def.type, candidate, parent?.entity.id), outcome: 'created' };
   }
+  // Everything the request changes is worked out (and checked) before anything is written, so a
+  // bad request leaves even a soft-deleted entity as it was.
+  const updates: Record<string, unknown> = {};
+  for (const key of Object.keys(request)) {
+    if (SYSTEM_FIELDS.has(key) || def.parents?.some((p) => p.field === key) || def.immutableFields?.includes(key)) continue;
+    const value = candidate[key] !== undefined ? candidate[key] : key in (def.refFields ?? {}) ? candidate[def.refFields![key]!.as ?? key] : undefined;
+    if (value === undefined) continue;
+    const target = def.refFields?.[key]?.as ?? key;
+    if (target === 'tags') updates.tags = resolveTagLabels(ctx.store, mergeTags(existing.entity.tags, value as TagLabel[]));
+    else if (['owners', 'domains', 'extension', 'experts', 'reviewers'].includes(target) && isEmpty(value)) continue;
+    else if (target === 'connection') updates.connection = mergeConnection(existing.entity.connection, value);
+    else updates[target] = structuredClone(value);
+  }
   let outcome: UpsertOutcome = 'unchanged';
   if (existing.entity.deleted) {
     restoreTree(ctx, existing, user);
     outcome = 'updated';
   }
-  const next = structuredClone(existing.entity);
-  for (const key of Object.keys(request)) {
-    if (SYSTEM_FIELDS.has(key) || def.parents?.some((p) => p.field === key)) continue;
-    const value = candidate[key] !== undefined ? candidate[key] : key in (def.refFields ?? {}) ? candidate[def.refFields![key]!.as ?? key] : undefined;
-    if (value === undefined) continue;
-    const target = def.refFields?.[key]?.as ?? key;
-    if (target === 'tags') next.tags = mergeTags(next.tags, value as TagLabel[]);
-    else if (['owners', 'domains', 'extension', 'experts', 'reviewers'].includes(target) && isEmpty(value)) continue;
-    else if (target === 'connection') next.connection = mergeConnection(next.connection, value);
-    else next[target] = structuredClone(value);
-  }
+  const next: Entity = { ...structuredClone(existing.entity), ...updates };
   if (applyChange(ctx, def, existing, next, user)) outcome = 'updated';
   return { stored: existing, outcome };
 }
@@ -176,7 +179,7 @@ export function patchEntity(ctx: CatalogContext, def: ResourceDef, stored: Store
   }
   if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) throw ApiError.badRequest('Invalid JSON Patch: the result is not an entity');
   if (patched.deleted !== stored.entity.deleted) throw ApiError.badRequest(`${def.type} attribute deleted can't be modified`);
-  for (const key of [...PATCH_KEPT, ...(def.parents ?? []).flatMap((p) => [p.field, ...(p.inherit ?? [])])]) {
+  for (const key of [...PATCH_KEPT, ...(def.immutableFields ?? []), ...(def.parents ?? []).flatMap((p) => [p.field, ...(p.inherit ?? [])])]) {
     if (stored.entity[key] === undefined) delete patched[key];
     else patched[key] = stored.entity[key];
   }

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestCatalog } from './test-catalog.ts';
-import { createTable, testCatalog } from './test-catalog.ts';
+import { SLOW_START, createTable, testCatalog } from './test-catalog.ts';
 
 let c: TestCatalog;
 let n = 0;
 beforeAll(async () => {
   c = await testCatalog();
-});
+}, SLOW_START);
 
 /** A fresh classification with tags `a`, `b` (and whatever else is asked). */
 async function classification(extra: Record<string, unknown> = {}, tags = ['a', 'b']): Promise<{ id: string; name: string }> {
@@ -40,9 +40,7 @@ describe('POST and PUT classifications (contract "Classification"; observed §10
     expect(same.body.version).toBe(0.2);
   });
 
-  // BUG (reported to the lifecycle owner): upsertEntity copies mutuallyExclusive like any field.
-  // `it.fails` keeps the suite green until the fix lands; then drop `.fails`.
-  it.fails('mutuallyExclusive cannot be changed after creation: a PUT with another value keeps it (observed §10)', async () => {
+  it('mutuallyExclusive cannot be changed after creation: a PUT with another value keeps it (observed §10)', async () => {
     await c.put('/v1/classifications', { name: 'Fixed', mutuallyExclusive: true }).expect(201);
     const res = await c.put('/v1/classifications', { name: 'Fixed', mutuallyExclusive: false }).expect(200);
     expect(res.body.mutuallyExclusive).toBe(true);
@@ -100,9 +98,7 @@ describe('applying tags to entities (observed §7.3, §10)', () => {
     expect(kept.body.version).toBe(0.1);
   });
 
-  // BUG (reported to the lifecycle owner): upsertEntity checks only the incoming labels, not the
-  // merged list (lifecycle.ts mergeTags). `it.fails` until the fix lands; then drop `.fails`.
-  it.fails('a PUT that merges a second exclusive tag into the stored one is 400 (PUT merges tags, observed §7.10)', async () => {
+  it('a PUT that merges a second exclusive tag into the stored one is 400 (PUT merges tags, observed §7.10)', async () => {
     const k = await classification({ mutuallyExclusive: true });
     const t = await createTable(c, undefined, undefined, { tags: [label(`${k.name}.a`)] });
     await c.put('/v1/tables', { name: t.name, databaseSchema: 'svc.db.sch', columns: t.body.columns, tags: [label(`${k.name}.b`)] }).expect(400);

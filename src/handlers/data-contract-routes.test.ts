@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TableFixture, TestCatalog } from './test-catalog.ts';
-import { T0, createTable, testCatalog } from './test-catalog.ts';
+import { SLOW_START, T0, createTable, testCatalog } from './test-catalog.ts';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 const HOUR = 3_600_000;
@@ -13,7 +13,7 @@ beforeAll(async () => {
     cat.clock.now = T0 + 12 * HOUR; // 12:00 UTC
     await cat.put('/v1/dataQuality/testDefinitions', { name: 'columnValuesToBeBetween', entityType: 'COLUMN', testPlatforms: ['OpenMetadata'] }).expect((r) => expect([200, 201]).toContain(r.status));
   }
-});
+}, SLOW_START);
 
 async function testCase(cat: TestCatalog, t: TableFixture, name: string): Promise<{ id: string; fqn: string }> {
   const res = await cat.post('/v1/dataQuality/testCases', { name, entityLink: `<#E::table::${t.fqn}::columns::amount>`, testDefinition: 'columnValuesToBeBetween' }).expect(201);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestCatalog } from './test-catalog.ts';
-import { createTable, testCatalog } from './test-catalog.ts';
+import { SLOW_START, createTable, testCatalog } from './test-catalog.ts';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
@@ -14,7 +14,7 @@ beforeAll(async () => {
     const consumer = (await cat.get('/v1/users/name/consumer', cat.consumer).expect(200)).body.id as string;
     ids.set(cat, { admin, consumer });
   }
-});
+}, SLOW_START);
 
 const follow = (cat: TestCatalog, path: string, userId: string, token?: string) => cat.put(`${path}/followers`, JSON.stringify(userId), token).set('Content-Type', 'application/json');
 

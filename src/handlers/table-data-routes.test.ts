@@ -1,13 +1,13 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TableFixture, TestCatalog } from './test-catalog.ts';
-import { T0, createTable, testCatalog } from './test-catalog.ts';
+import { SLOW_START, T0, createTable, testCatalog } from './test-catalog.ts';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 let shared: TestCatalog;
 let sharedOm: TestCatalog;
 beforeAll(async () => {
   [shared, sharedOm] = await Promise.all([testCatalog(), testCatalog({ profile: 'openmetadata' })]);
-});
+}, SLOW_START);
 
 const CONFIG = { profileSample: 20, profileSampleType: 'PERCENTAGE', excludeColumns: ['order_id'], includeColumns: [{ columnName: 'amount', metrics: ['min', 'max'] }] };
 

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestCatalog } from './test-catalog.ts';
-import { T0, createTable, testCatalog } from './test-catalog.ts';
+import { SLOW_START, T0, createTable, testCatalog } from './test-catalog.ts';
 
 let c: TestCatalog;
 beforeAll(async () => {
   c = await testCatalog();
   c.clock.now = T0 + 60_000;
   await c.put('/v1/dataQuality/testDefinitions', { name: 'tableRowCountToBeBetween', entityType: 'TABLE', testPlatforms: ['OpenMetadata'] }).expect(201);
-});
+}, SLOW_START);
 
 async function testCase(): Promise<string> {
   const t = await createTable(c);

@@ -22,6 +22,9 @@ export interface TestCatalog extends CatalogApp {
   del(path: string, token?: string): Test;
 }
 
+/** Timeout for a `beforeAll` that builds apps: the first requests of an app compile the validator. */
+export const SLOW_START = 180_000;
+
 /** 2025-11-21T00:00:00Z: a 13-digit epoch-ms instant. */
 export const T0 = 1_763_683_200_000;
 

@@ -51,6 +51,8 @@ export function toApiError(error: unknown): ApiError {
   }
   if (status === 404) return new ApiError(404, `HTTP 404 Not Found: no operation at ${e.path ?? 'this path'}`);
   if (status === 405) return new ApiError(405, `HTTP 405 Method Not Allowed${e.path ? ` at ${e.path}` : ''}`);
+  // The validator's text for a body sent without a Content-Type is "unsupported media type undefined".
+  if (status === 415 && /undefined$/.test(e.message ?? '')) return new ApiError(415, 'Missing Content-Type header: send the request body as application/json');
   if (status === 415) return new ApiError(415, e.message ?? 'Unsupported Media Type');
   if (status >= 400 && status < 500) return new ApiError(status, e.message ?? 'Bad request');
   return new ApiError(500, 'Internal server error');

@@ -49,6 +49,8 @@ export interface ResourceDef {
   readonly majorFields?: readonly string[];
   /** Is this a service (the parent of assets, FQN = name, has `connection`)? */
   readonly isService?: boolean;
+  /** Fields set at creation that PUT and PATCH silently keep (observed §10: `mutuallyExclusive`). */
+  readonly immutableFields?: readonly string[];
   /** Defaults a new entity gets when the request leaves them out. */
   readonly defaults?: Readonly<Record<string, unknown>>;
 }
@@ -155,6 +157,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     followable: false,
     votable: false,
     defaults: { mutuallyExclusive: false, provider: 'user', disabled: false },
+    immutableFields: ['mutuallyExclusive'],
   },
   {
     type: 'tag',
@@ -169,6 +172,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     votable: false,
     prefixFilters: ['parent'],
     defaults: { mutuallyExclusive: false, provider: 'user', disabled: false },
+    immutableFields: ['mutuallyExclusive'],
   },
   {
     type: 'user',

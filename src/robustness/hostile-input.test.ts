@@ -128,6 +128,17 @@ describe('size and nesting limits', () => {
   });
 });
 
+describe('missing bodies', () => {
+  it('a create without a body or Content-Type is 415 naming the missing header', async () => {
+    const message = await refused(415, () => api().post(SERVICES).set('Authorization', token));
+    expect(message).toBe('Missing Content-Type header: send the request body as application/json');
+  });
+
+  it('a create with a JSON Content-Type and an empty body is 400', async () => {
+    await refused(400, () => api().post(SERVICES).set('Authorization', token).set('Content-Type', 'application/json'));
+  });
+});
+
 describe('entity names', () => {
   it('a 1 MB name is 400 naming the 256-character limit', async () => {
     const message = await refused(400, () => post(SERVICES, service('n'.repeat(1_000_000))));
@@ -191,7 +202,7 @@ describe('paging parameters', () => {
   });
 
   it('a well-formed cursor for a key that does not exist pages from where it would sort', async () => {
-    const cursor = Buffer.from('zzz\u0000id', 'utf8').toString('base64url');
+    const cursor = Buffer.from('zzz\u00006f1e0000-0000-4000-8000-000000000000', 'utf8').toString('base64url');
     const res = await list(`after=${cursor}`).expect(200);
     expect((res.body as { data: unknown[] }).data).toEqual([]);
   });

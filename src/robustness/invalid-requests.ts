@@ -142,7 +142,7 @@ function bodyDefects(op: Operation): fc.Arbitrary<Pick<FuzzRequest, 'contentType
 }
 
 /** An invalid request for `op`, or undefined when the document gives no way to make one. */
-export function invalidRequest(op: Operation, pool: PathPool): fc.Arbitrary<FuzzRequest> | undefined {
+export function invalidRequest(op: Operation, pool: PathPool, validBody?: { type: string; value: unknown }): fc.Arbitrary<FuzzRequest> | undefined {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const defects: fc.Arbitrary<Omit<FuzzRequest, 'method' | 'url' | 'pathValues'> & { path?: [string, string] }>[] = [];
   for (const p of pathParams) defects.push(badPathValue(p).map(({ value, names }) => ({ query: [] as [string, string][], path: [p.name, value] as [string, string], defect: `path ${p.name}=${value.slice(0, 40)}`, names })));
@@ -158,6 +158,8 @@ export function invalidRequest(op: Operation, pool: PathPool): fc.Arbitrary<Fuzz
   return fc.tuple(fc.oneof(...defects), pathDefaults(op, pool), noise).map(([d, values, extra]) => {
     const filled = d.path ? { ...values, [d.path[0]]: d.path[1] } : values;
     const { path: _path, ...rest } = d;
-    return { ...rest, method: op.method, url: fillPath(op.path, filled), query: [...extra, ...Object.entries(requiredQuery(op, pool)), ...d.query], pathValues: [...Object.values(filled), ...Object.values(requiredQuery(op, pool))] };
+    // A path or query defect comes with a valid body, so that it is the only problem.
+    const body = rest.body === undefined && rest.contentType === undefined && validBody ? { contentType: validBody.type, body: JSON.stringify(validBody.value) } : {};
+    return { ...rest, ...body, method: op.method, url: fillPath(op.path, filled), query: [...extra, ...Object.entries(requiredQuery(op, pool)), ...d.query], pathValues: [...Object.values(filled), ...Object.values(requiredQuery(op, pool))] };
   });
 }

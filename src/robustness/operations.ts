@@ -39,6 +39,7 @@ export function resolve(doc: OpenApiDocument, node: unknown): JsonSchema {
     if (part.type && !merged.type) merged.type = part.type;
     Object.assign(merged.properties as object, part.properties ?? {});
     (merged.required as string[]).push(...((part.required as string[]) ?? []));
+    if (part.anyOf && !merged.anyOf) merged.anyOf = part.anyOf;
   }
   return merged;
 }
