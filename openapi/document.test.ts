@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allOperations, compileInDocument, loadBundled } from './document-helpers.ts';
+import { allOperations, compileInDocument, deref, loadBundled } from './document-helpers.ts';
 import type { Bundled } from './document-helpers.ts';
 
 const run = promisify(execFile);
@@ -62,6 +62,35 @@ describe('every operation is fully described', () => {
       for (const status of ['400', '401', '403']) expect(statuses, `${method.toUpperCase()} ${p}`).toContain(status);
       expect(operation.security, `${method.toUpperCase()} ${p} must not opt out of auth`).toBeUndefined();
     }
+  });
+});
+
+describe('OpenAPI links let link-driven tools chain calls (DESIGN.md)', () => {
+  it('every create links to get by id and by name, and each link names a real operation and its parameters', () => {
+    const byId = new Map<string, { operation: Record<string, unknown>; item: Record<string, unknown> }>();
+    for (const { operation, item } of allOperations(doc)) byId.set(operation.operationId as string, { operation, item });
+    let creates = 0;
+    for (const { path: p, method, operation } of allOperations(doc)) {
+      const responses = operation.responses as Record<string, { links?: Record<string, { operationId: string; parameters?: Record<string, string> }> }>;
+      const links = Object.values(responses).flatMap((r) => Object.values(r.links ?? {}));
+      if (method === 'post' && /^create[A-Z]/.test(String(operation.operationId))) {
+        creates++;
+        const targets = links.map((l) => l.operationId);
+        expect(targets.some((t) => /ById$/.test(t)), `${p} links to get by id`).toBe(true);
+        expect(targets.some((t) => /ByFqn$/.test(t)), `${p} links to get by name`).toBe(true);
+      }
+      for (const link of links) {
+        const target = byId.get(link.operationId);
+        expect(target, `${p} links to unknown operation ${link.operationId}`).toBeDefined();
+        const names = new Set(
+          [...((target!.item.parameters as { $ref?: string; name?: string }[] | undefined) ?? []), ...((target!.operation.parameters as { $ref?: string; name?: string }[] | undefined) ?? [])].map(
+            (param) => deref<{ name: string }>(doc, param).name,
+          ),
+        );
+        for (const name of Object.keys(link.parameters ?? {})) expect(names.has(name), `${link.operationId} has parameter ${name}`).toBe(true);
+      }
+    }
+    expect(creates).toBeGreaterThan(20);
   });
 });
 
