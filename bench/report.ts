@@ -9,7 +9,7 @@ export interface Comparison {
   round: number;
   reference: Measurement;
   baseline: Measurement;
-  ratios: { requestsPerSecond: number; p50Ms: number; p99Ms: number; rssBytes: number };
+  ratios: { requestsPerSecond: number; p50Ms: number; p99Ms: number; rssBytes: number; cpuUsPerRequest: number };
 }
 
 export function compare(scenario: string, round: number, reference: Measurement, baseline: Measurement): Comparison {
@@ -24,6 +24,7 @@ export function compare(scenario: string, round: number, reference: Measurement,
       p50Ms: r(reference.p50Ms, baseline.p50Ms),
       p99Ms: r(reference.p99Ms, baseline.p99Ms),
       rssBytes: r(reference.rssBytes, baseline.rssBytes),
+      cpuUsPerRequest: r(reference.cpuUsPerRequest, baseline.cpuUsPerRequest),
     },
   };
 }
@@ -41,7 +42,7 @@ export function table(header: string[], rows: string[][]): string {
 }
 
 export function comparisonTable(comparisons: Comparison[]): string {
-  const header = ['scenario', 'rnd', 'req/s ref', 'base', 'ratio', 'p50 ms ref', 'base', 'ratio', 'p99 ms ref', 'base', 'ratio', 'non2xx ref', 'base', 'RSS MB ref', 'base', 'ratio'];
+  const header = ['scenario', 'rnd', 'req/s ref', 'base', 'ratio', 'p50 ms ref', 'base', 'ratio', 'p99 ms ref', 'base', 'ratio', 'CPU µs/req ref', 'base', 'ratio', 'non2xx ref', 'base', 'RSS MB ref', 'base', 'ratio'];
   const rows = comparisons.map((c) => [
     c.scenario,
     String(c.round),
@@ -54,6 +55,9 @@ export function comparisonTable(comparisons: Comparison[]): string {
     ms(c.reference.p99Ms),
     ms(c.baseline.p99Ms),
     x(c.ratios.p99Ms),
+    int(c.reference.cpuUsPerRequest),
+    int(c.baseline.cpuUsPerRequest),
+    x(c.ratios.cpuUsPerRequest),
     int(c.reference.non2xx + c.reference.errors),
     int(c.baseline.non2xx + c.baseline.errors),
     mb(c.reference.rssBytes),

@@ -25,6 +25,8 @@ describe('catalog-kit conform arguments', () => {
       'out/junit.xml',
       '--json',
       'out/report.json',
+      '--timeout',
+      '2.5',
     ]);
     expect(args).toEqual({
       target: 'http://127.0.0.1:8585/api',
@@ -38,6 +40,7 @@ describe('catalog-kit conform arguments', () => {
       rules: ['upsert.creates', 'errors.body-shape'],
       junit: 'out/junit.xml',
       json: 'out/report.json',
+      timeoutMs: 2500,
       help: false,
     });
   });
@@ -46,6 +49,7 @@ describe('catalog-kit conform arguments', () => {
     const args = parseConformArgs([]);
     expect(args.profile).toBe('contract');
     expect(args.target).toBeUndefined();
+    expect(args.timeoutMs).toBeUndefined(); // the client's default applies (30 s)
     expect(args.help).toBe(false);
   });
 
@@ -63,6 +67,8 @@ describe('catalog-kit conform arguments', () => {
     [['--runs'], /needs a value/],
     [['--runs', '3', '--runs', '4'], /twice/],
     [['stray'], /unexpected argument/],
+    [['--timeout', '0'], /--timeout must be a number of seconds/],
+    [['--timeout', '5s'], /--timeout must be a number of seconds/],
   ])('rejects %j with a usage error', (argv, message) => {
     expect(() => parseConformArgs(argv)).toThrow(UsageError);
     expect(() => parseConformArgs(argv)).toThrow(message);

@@ -18,6 +18,8 @@ Options:
   --rules id,...           check only these rules (a trailing .* selects a group, e.g. upsert.*)
   --junit FILE             write a JUnit XML report
   --json FILE              write a JSON report
+  --timeout SECONDS        give up on a request after this long (default 30): a target that does
+                           not answer in time stops the run with exit 2
   -h, --help               show this help
 
 Exit status: 0 every rule held, 1 a rule failed, 2 usage or connection error.
@@ -42,10 +44,12 @@ export interface ConformArgs {
   rules?: string[];
   junit?: string;
   json?: string;
+  /** Per-request time limit in milliseconds (--timeout is in seconds). */
+  timeoutMs?: number;
   help: boolean;
 }
 
-const VALUE_OPTIONS = new Set(['target', 'token', 'token-command', 'restricted-token', 'profile', 'runs', 'seed', 'path', 'rules', 'junit', 'json']);
+const VALUE_OPTIONS = new Set(['target', 'token', 'token-command', 'restricted-token', 'profile', 'runs', 'seed', 'path', 'rules', 'junit', 'json', 'timeout']);
 
 export function parseConformArgs(argv: readonly string[]): ConformArgs {
   const args = argv[0] === 'conform' ? argv.slice(1) : [...argv];
@@ -113,6 +117,12 @@ export function parseConformArgs(argv: readonly string[]): ConformArgs {
   if (rules !== undefined) out.rules = expandRules(rules);
   out.junit = values.get('junit');
   out.json = values.get('json');
+  const timeout = values.get('timeout');
+  if (timeout !== undefined) {
+    const seconds = Number(timeout);
+    if (!/^\d+(\.\d+)?$/.test(timeout) || seconds <= 0 || seconds > 3600) throw new UsageError('--timeout must be a number of seconds, more than 0 and at most 3600');
+    out.timeoutMs = Math.round(seconds * 1000);
+  }
   return out;
 }
 

@@ -6,7 +6,7 @@ import { exec } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CONFORM_USAGE, parseConformArgs, UsageError, type ConformArgs } from './args.ts';
-import { AbortedError } from './http.ts';
+import { AbortedError, TransportError } from './http.ts';
 import { consoleReport } from './report/console.ts';
 import { jsonReport, junitXml } from './report/files.ts';
 import { runConformance, TargetError, type ConformanceOptions, type ConformanceReport } from './run.ts';
@@ -101,6 +101,7 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
       seed: args.seed,
       path: args.path,
       rules: args.rules,
+      timeoutMs: args.timeoutMs,
       log: (line) => err(`conform: ${line}\n`),
       isAborted: () => aborted,
     };
@@ -121,7 +122,13 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
       err('catalog-kit conform: interrupted; what the run created was removed\n');
       return 2;
     }
-    err(`catalog-kit conform: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    if (e instanceof TransportError) {
+      err(`catalog-kit conform: the target stopped answering: ${e.message}\n`);
+      return 2;
+    }
+    // A bug of the suite, not of the target: one line, the stack only on request.
+    const debug = Boolean(env.CK_DEBUG);
+    err(`catalog-kit conform: internal error of the suite: ${e instanceof Error ? ((debug && e.stack) || e.message) : String(e)}${debug ? '' : ' (set CK_DEBUG=1 for the stack)'}\n`);
     return 2;
   } finally {
     if (sigint) process.off('SIGINT', onSigint);

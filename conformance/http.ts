@@ -2,6 +2,10 @@
  * A small HTTP client for the target: one call = one recorded Exchange (request and response),
  * which is what failure reports print as curl commands.
  */
+import { DEFAULT_TIMEOUT_MS, describeFailure, readLimited, TransportError } from './transport.ts';
+
+export { DEFAULT_TIMEOUT_MS, TransportError } from './transport.ts';
+export type { TransportFailure } from './transport.ts';
 
 /** Which credentials a request carries. `invalid:*` tokens are built by the suite itself. */
 export type AuthMode = 'admin' | 'restricted' | 'none' | { header: string; label: string; secret?: boolean };
@@ -36,17 +40,6 @@ export interface Exchange {
   json: unknown;
 }
 
-/** The target did not answer (refused, reset, timed out): not a rule failure. */
-export class TransportError extends Error {
-  constructor(
-    message: string,
-    readonly url: string,
-  ) {
-    super(message);
-    this.name = 'TransportError';
-  }
-}
-
 /** The run was interrupted (Ctrl-C): stop sending, clean up. */
 export class AbortedError extends Error {
   constructor() {
@@ -72,7 +65,7 @@ export class HttpClient {
 
   constructor(private readonly opts: ClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
-    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
   get hasRestrictedToken(): boolean {
@@ -126,15 +119,16 @@ export class HttpClient {
       });
     } catch (err) {
       if (this.opts.isAborted?.()) throw new AbortedError();
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      const reason = cause?.code ?? cause?.message ?? (err as Error).message;
-      throw new TransportError(`${spec.method} ${url} failed: ${reason}`, url);
+      const { failure, reason } = describeFailure(err, this.timeoutMs);
+      throw new TransportError(`${spec.method} ${url} failed: ${reason}`, url, failure);
     }
     let text: string;
     try {
-      text = await res.text();
+      text = await readLimited(res);
     } catch (err) {
-      throw new TransportError(`${spec.method} ${url}: reading the response failed: ${(err as Error).message}`, url);
+      if (err instanceof TransportError) throw new TransportError(`${spec.method} ${url}: ${err.message}`, url, err.failure);
+      const { failure, reason } = describeFailure(err, this.timeoutMs);
+      throw new TransportError(`${spec.method} ${url}: reading the response failed: ${reason}`, url, failure);
     }
     const responseContentType = res.headers.get('content-type') ?? '';
     let json: unknown;

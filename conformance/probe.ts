@@ -1,5 +1,5 @@
 /** Before running: is the target reachable, is it this API, does it accept the token? */
-import { asArray, asObject, type HttpClient, TransportError } from './http.ts';
+import { asArray, asObject, type HttpClient, TransportError, type TransportFailure } from './http.ts';
 import { KIND_IDS, KINDS, type KindId } from './kinds.ts';
 
 /** The target cannot be tested (down, not this API, token refused): exit code 2. */
@@ -10,20 +10,38 @@ export class TargetError extends Error {
   }
 }
 
+/** What to do about each way of not answering (exit 2). */
+const ADVICE: Record<TransportFailure, string> = {
+  refused: 'Is the server running, and is --target its base URL ending in /api?',
+  timeout: 'Is the server overloaded or stuck? Raise --timeout if it is just slow.',
+  closed: 'The server (or a proxy in front of it) dropped the connection: check its logs, and that --target is http/https as the server expects.',
+  'not-http': 'Something that does not speak HTTP listens there: is --target the right host and port?',
+  'too-large': 'A list of one item is kilobytes: --target is not the metadata-catalog API.',
+  other: 'Is the server running, and is --target its base URL ending in /api?',
+};
+
+/** At most 200 characters of a response, on one line, for messages. */
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (!flat) return '(empty body)';
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+
 export async function probeTarget(client: HttpClient): Promise<void> {
   const path = `${KINDS.storageService.path}`;
   let ex;
   try {
     ex = await client.send({ method: 'GET', path, query: { limit: 1 } });
   } catch (err) {
-    if (err instanceof TransportError) {
-      throw new TargetError(`cannot reach the target ${client.baseUrl}: ${err.message}. Is the server running, and is --target its base URL ending in /api?`);
-    }
+    if (err instanceof TransportError) throw new TargetError(`cannot reach the target ${client.baseUrl}: ${err.message}. ${ADVICE[err.failure]}`);
     throw err;
   }
   const where = `GET ${client.url(path, { limit: 1 })}`;
   if (ex.status === 401 || ex.status === 403) {
-    throw new TargetError(`the target refused the token: ${where} answered ${ex.status} ${ex.responseText.slice(0, 200)}. Check --token / --token-command.`);
+    throw new TargetError(`the target refused the token: ${where} answered ${ex.status} ${oneLine(ex.responseText)}. Check --token / --token-command.`);
+  }
+  if (ex.status >= 500) {
+    throw new TargetError(`the target fails: ${where} answered ${ex.status} ${oneLine(ex.responseText)}. A server error on a plain list request: fix the server (or its configuration) before testing it.`);
   }
   if (ex.json === undefined) {
     const kind = ex.responseContentType || 'no content type';
@@ -31,7 +49,7 @@ export async function probeTarget(client: HttpClient): Promise<void> {
   }
   const body = asObject(ex.json);
   if (ex.status !== 200 || !asArray(body?.data) || !asObject(body?.paging)) {
-    throw new TargetError(`${where} answered ${ex.status} ${ex.responseText.slice(0, 200)}: not a metadata-catalog API (expected 200 with {data: [...], paging: {...}}).`);
+    throw new TargetError(`${where} answered ${ex.status} ${oneLine(ex.responseText)}: not a metadata-catalog API (expected 200 with {data: [...], paging: {...}}).`);
   }
 }
 

@@ -53,7 +53,10 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
   const cleanupClient = new HttpClient({ baseUrl: opts.baseUrl, token: opts.token, timeoutMs: opts.timeoutMs });
 
   await probeTarget(client);
-  const [available, userId] = await Promise.all([probeKinds(client), resolveUserId(client)]);
+  const [available, userId] = await Promise.all([probeKinds(client), resolveUserId(client)]).catch((err: unknown) => {
+    if (err instanceof TransportError) throw new TargetError(`the target stopped answering right after the first request: ${err.message}`);
+    throw err;
+  });
   const runId = randomBytes(4).toString('hex');
   const ctx: RunContext = {
     client,
@@ -90,7 +93,7 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
     throw err;
   }
   cleanupProblems = await ctx.cleanup.remove(cleanupClient).catch((e: Error) => [e.message]);
-  if (cleanupProblems.length > 0) log(`cleanup left ${cleanupProblems.length} root(s): ${cleanupProblems.join('; ')}`);
+  if (cleanupProblems.length > 0) log(`cleanup left ${cleanupProblems.length} root(s), e.g. ${cleanupProblems.slice(0, 3).join('; ')}`);
   return buildReport({
     target: client.baseUrl,
     profile,

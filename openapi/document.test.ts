@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_PATH } from '../src/openapi/document.ts';
+import { bundleText } from '../src/openapi/write-bundle.ts';
 import { allOperations, compileInDocument, deref, loadBundled } from './document-helpers.ts';
 import type { Bundled } from './document-helpers.ts';
 
@@ -130,5 +132,10 @@ describe('generated types', () => {
     await run(bin('openapi-typescript'), [path.join(root, 'openapi.yaml'), '-o', out]);
     const committed = readFileSync(path.join(root, 'generated', 'schema.d.ts'), 'utf8');
     expect(readFileSync(out, 'utf8') === committed, 'openapi/generated/schema.d.ts is stale: run `npm run gen:types`').toBe(true);
+  }, 60_000);
+
+  it('include a pre-bundled document that matches the YAML (run `npm run gen:types` when this fails)', async () => {
+    const expected = await bundleText();
+    expect(readFileSync(BUNDLE_PATH, 'utf8') === expected, 'openapi/generated/openapi.bundle.json is stale: run `npm run gen:types`').toBe(true);
   }, 60_000);
 });

@@ -13,6 +13,7 @@ import type { AuthOptions } from './auth/tokens.ts';
 import { createVerifier } from './auth/tokens.ts';
 import type { CatalogContext } from './domain/context.ts';
 import { defaultKindRules } from './domain/kind-rules.ts';
+import { registerMembershipFields } from './domain/memberships.ts';
 import { createEntity } from './domain/lifecycle.ts';
 import { mountDataContractRoutes } from './handlers/data-contract-routes.ts';
 import { mountEntityRoutes } from './handlers/entity-routes.ts';
@@ -26,6 +27,7 @@ import { authenticate } from './http/authenticate.ts';
 import { authorize } from './http/authorize.ts';
 import { ApiError } from './http/errors.ts';
 import { limitNesting } from './http/body-limits.ts';
+import { dispatchByCollection } from './http/collection-router.ts';
 import { mountFaultSwitch } from './http/fault-switch.ts';
 import { faultMiddleware, faultPreAuthMiddleware } from './http/faults.ts';
 import { openApiValidation } from './http/openapi-validation.ts';
@@ -74,6 +76,7 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     now: options.now ?? (() => Date.now()),
     newId: options.newId ?? randomUUID,
   };
+  registerMembershipFields(ctx);
   const dev = setupDevTools(ctx, document, options, log);
   const verifier = createVerifier(options.auth);
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -90,9 +93,8 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   if (faults) app.use('/api', faultPreAuthMiddleware(faults.active));
   app.use('/api', authenticate(verifier, (name) => ensureUser(ctx, name)));
   if (faults) app.use('/api', faultMiddleware(faults.active));
-  app.use(
-    openApiValidation(document, profile, options.validateResponses ?? true, new Set(RESOURCES.map((r) => r.collection))),
-  );
+  const collections = new Set(RESOURCES.map((r) => r.collection));
+  app.use(openApiValidation(document, profile, options.validateResponses ?? true, collections));
   app.use(dev.afterValidation);
   app.use('/api', authorize());
   const router = express.Router();
@@ -105,7 +107,7 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     mountSocialRoutes(router, ctx, def);
     mountEntityRoutes(router, ctx, def);
   }
-  app.use(router);
+  app.use(dispatchByCollection(router, collections));
   app.use(notFoundHandler());
   app.use(errorRenderer(profile, log));
   return { app, ctx, document, dev };

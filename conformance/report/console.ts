@@ -58,7 +58,10 @@ export function consoleReport(report: ConformanceReport): string {
     for (const rule of failing) for (const f of rule.failures) parts.push(failureText(report, rule, f, ++n), '');
   }
   if (report.cleanupProblems.length > 0) {
-    parts.push(`cleanup: could not remove ${report.cleanupProblems.length} root(s): ${report.cleanupProblems.join('; ')}`);
+    // The first few are enough to see why; a target failing every DELETE would print hundreds.
+    const shown = report.cleanupProblems.slice(0, 5).join('; ');
+    const more = report.cleanupProblems.length > 5 ? `; … and ${report.cleanupProblems.length - 5} more (all in --json)` : '';
+    parts.push(`cleanup: could not remove ${report.cleanupProblems.length} root(s): ${shown}${more}`);
   }
   parts.push(
     '',

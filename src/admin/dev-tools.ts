@@ -72,10 +72,19 @@ export function setupDevTools(ctx: CatalogContext, document: OpenApiDocument, op
       next();
     });
   }
-  beforeBody.use(docsRouter(document, adminDocument));
+  // None of the docs routes is under /api: API requests skip their router (issue 7 hot path).
+  const docs = docsRouter(document, adminDocument);
+  beforeBody.use((req, res, next) => (req.path.toLowerCase().startsWith('/api/') ? next() : docs(req, res, next)));
 
   const afterBody = express.Router();
-  afterBody.use(adminRouter({ ctx, faults, journal, reset, changed: () => persister?.schedule() }));
+  // Built on the first Admin API request, and passed by every other request: its validator costs
+  // ≈ 0.2 s to build and a few promise hops per request it is handed (issue 7, docs/performance.md).
+  let admin: Router | undefined;
+  afterBody.use((req, res, next) => {
+    if (!req.path.toLowerCase().startsWith('/__admin/')) return next();
+    admin ??= adminRouter({ ctx, faults, journal, reset, changed: () => persister?.schedule() });
+    admin(req, res, next);
+  });
   afterBody.use('/api', injectFaults(faults));
   return { faults, journal, persister, beforeBody, afterBody, afterValidation: preferCode() };
 }

@@ -1,14 +1,15 @@
 /**
  * The whole state as JSON (issue 6 "Admin API" export/import, and `--data` persistence): every
- * stored entity with its kind, container, version history and recursive-delete mark. An import
- * replaces the state; ids, versions and FQNs come back exactly as exported. Not yet included: the
- * side data of tables (profiler config, sample data, profiles) and data-contract results.
+ * stored entity with its kind, container, version history and recursive-delete mark, and the data
+ * kept beside entities (side-data.ts: table profiler configs, sample data and profiles, test case
+ * results, data contract results). An import replaces the state; ids, versions, FQNs and side data
+ * come back exactly as exported.
  */
 import type { CatalogContext } from '../domain/context.ts';
 import type { Entity } from '../domain/entity.ts';
-import { dropContractResults } from '../domain/data-contracts.ts';
-import { dropTableData } from '../domain/table-data.ts';
 import { ApiError } from '../http/errors.ts';
+import type { SideDataJson } from './side-data.ts';
+import { checkSideData, clearSideData, exportSideData, importSideData } from './side-data.ts';
 
 export const STATE_FORMAT = 'catalog-kit-state/1';
 
@@ -24,6 +25,8 @@ export interface StateJson {
   format: typeof STATE_FORMAT;
   exportedAt: number;
   entities: StoredEntityJson[];
+  /** Absent in exports made before side data was carried: then there is none. */
+  sideData?: SideDataJson;
 }
 
 export function exportState(ctx: CatalogContext): StateJson {
@@ -37,7 +40,7 @@ export function exportState(ctx: CatalogContext): StateJson {
       entity: structuredClone(stored.entity),
     });
   }
-  return { format: STATE_FORMAT, exportedAt: ctx.now(), entities };
+  return { format: STATE_FORMAT, exportedAt: ctx.now(), entities, sideData: exportSideData(ctx) };
 }
 
 /** Replaces the state with an export. Checked before anything is cleared, so a bad file changes nothing. */
@@ -46,26 +49,27 @@ export function importState(ctx: CatalogContext, state: unknown): number {
   if (!value || value.format !== STATE_FORMAT || !Array.isArray(value.entities)) {
     throw ApiError.badRequest(`Not a catalog-kit state export (expected format "${STATE_FORMAT}" and an entities array)`);
   }
+  const typeOf = new Map<string, string>();
   for (const item of value.entities) {
     const entity = item?.entity as Partial<Entity> | undefined;
     if (typeof item?.type !== 'string' || typeof entity?.id !== 'string' || typeof entity.fullyQualifiedName !== 'string') {
       throw ApiError.badRequest('Every exported entity needs a type, an entity.id and an entity.fullyQualifiedName');
     }
+    typeOf.set(entity.id, item.type);
   }
+  const side = checkSideData(ctx, value.sideData, typeOf);
   clearState(ctx);
   for (const item of value.entities) {
     const stored = ctx.store.insert(item.type, structuredClone(item.entity), item.parentId);
     stored.history.push(...(Array.isArray(item.history) ? item.history.map(String) : []));
     stored.deletedBy = item.deletedBy;
   }
+  importSideData(ctx, side);
   return value.entities.length;
 }
 
-/** Empties the store and the side data kept beside it (table profiles, contract results). */
+/** Empties the store and all the side data kept beside it. */
 export function clearState(ctx: CatalogContext): void {
-  for (const stored of ctx.store.all()) {
-    if (stored.type === 'table') dropTableData(ctx, stored.entity.id);
-    if (stored.type === 'dataContract') dropContractResults(ctx, stored.entity.id);
-  }
+  clearSideData(ctx);
   ctx.store.clear();
 }

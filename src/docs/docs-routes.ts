@@ -35,7 +35,10 @@ const PAGE = `<!doctype html>
       deepLinking: true,
       persistAuthorization: true,
       docExpansion: 'none',
+      displayOperationId: true,
       filter: true,
+      // No badge from validator.swagger.io: the page loads nothing from the internet.
+      validatorUrl: null,
       presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
       layout: 'StandaloneLayout'
     });

@@ -34,6 +34,21 @@ export function dropContractResults(ctx: CatalogContext, contractId: string): vo
   RESULTS.get(ctx)?.delete(contractId);
 }
 
+/** Every stored result, keyed by contract id (admin state export, `--data`). */
+export function exportContractResults(ctx: CatalogContext): Record<string, DataContractResult[]> {
+  const entries = [...(RESULTS.get(ctx) ?? new Map<string, DataContractResult[]>())].filter(([, list]) => list.length > 0);
+  return Object.fromEntries(structuredClone(entries));
+}
+
+/** Replaces all results with an export (lists in ascending timestamp order, checked by the caller). */
+export function importContractResults(ctx: CatalogContext, data: Record<string, DataContractResult[]>): void {
+  RESULTS.set(ctx, new Map(Object.entries(structuredClone(data))));
+}
+
+export function clearContractResults(ctx: CatalogContext): void {
+  RESULTS.delete(ctx);
+}
+
 /**
  * Contract "Data contracts" (add a result) and observed §8.3: the id is generated when absent and
  * `dataContractFQN` is the contract's; a result with the same timestamp replaces the stored one.

@@ -20,7 +20,7 @@ export type SystemProfile = Schemas['SystemProfile'];
 export type CreateTableProfile = Schemas['CreateTableProfile'];
 export type ProfileKind = 'table' | 'column' | 'system';
 
-interface TableSideData {
+export interface TableSideData {
   profilerConfig?: TableProfilerConfig;
   sampleData?: TableData;
   /** Each list is kept in ascending timestamp order. */
@@ -46,6 +46,22 @@ function peek(ctx: CatalogContext, tableId: string): TableSideData | undefined {
 /** Called when the table is hard-deleted (its side data goes with it). */
 export function dropTableData(ctx: CatalogContext, tableId: string): void {
   DATA.get(ctx)?.delete(tableId);
+}
+
+/** Everything kept beside the tables, keyed by table id (admin state export, `--data`). */
+export type TableSideDataJson = Record<string, TableSideData>;
+
+export function exportTableData(ctx: CatalogContext): TableSideDataJson {
+  return Object.fromEntries(structuredClone([...(DATA.get(ctx) ?? new Map<string, TableSideData>())]));
+}
+
+/** Replaces all table side data with an export (already checked by the caller). */
+export function importTableData(ctx: CatalogContext, data: TableSideDataJson): void {
+  DATA.set(ctx, new Map(Object.entries(structuredClone(data))));
+}
+
+export function clearTableData(ctx: CatalogContext): void {
+  DATA.delete(ctx);
 }
 
 type ColumnLike = { name: string; dataType: string };

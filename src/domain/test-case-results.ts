@@ -50,3 +50,17 @@ export function dropTestCaseResults(ctx: CatalogContext, testCaseId: string): vo
 export function registerTestCaseResultField(ctx: CatalogContext): void {
   ctx.fieldProviders.set('testCase.testCaseResult', (stored, c) => structuredClone(latestTestCaseResult(c, stored.entity.id)));
 }
+
+/** Every stored run, keyed by test case id (admin state export, `--data`). */
+export function exportTestCaseResults(ctx: CatalogContext): Record<string, TestCaseResult[]> {
+  return Object.fromEntries(structuredClone([...(RESULTS.get(ctx) ?? new Map<string, TestCaseResult[]>())]));
+}
+
+/** Replaces all runs with an export (lists in ascending timestamp order, checked by the caller). */
+export function importTestCaseResults(ctx: CatalogContext, data: Record<string, TestCaseResult[]>): void {
+  RESULTS.set(ctx, new Map(Object.entries(structuredClone(data))));
+}
+
+export function clearTestCaseResults(ctx: CatalogContext): void {
+  RESULTS.delete(ctx);
+}

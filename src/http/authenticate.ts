@@ -3,7 +3,7 @@
  * `Authorization: Bearer <JWT>`; a missing, malformed, expired or badly signed token is 401 with
  * OpenMetadata's texts (observed §2.5). A user named in a valid token is created on first use.
  */
-import type { RequestHandler, Response } from 'express';
+import type { NextFunction, RequestHandler, Response } from 'express';
 import type { Principal, TokenVerifier } from '../auth/tokens.ts';
 import { TokenError } from '../auth/tokens.ts';
 import { ApiError } from './errors.ts';
@@ -18,24 +18,30 @@ export function identityOf(res: Response): RequestIdentity {
   return identity;
 }
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
 export function authenticate(verifier: TokenVerifier, ensureUser: (name: string) => string): RequestHandler {
+  const admit = (principal: Principal, res: Response, next: NextFunction): void => {
+    // ensureUser may throw (a name that cannot be a user name): that must reach the error
+    // renderer, not become an unhandled rejection that leaves the request hanging.
+    let userId: string;
+    try {
+      userId = ensureUser(principal.user);
+    } catch (error) {
+      return next(error instanceof ApiError && error.status === 400 ? ApiError.unauthorized(`Not Authorized! ${error.message}`) : error);
+    }
+    res.locals.identity = { ...principal, userId } satisfies RequestIdentity;
+    next();
+  };
   return (req, res, next) => {
     const header = req.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    const match = typeof header === 'string' ? BEARER.exec(header) : null;
     if (!match) return next(ApiError.unauthorized('Not Authorized! Token not present'));
+    // A token verified a moment ago is admitted without a promise turn (issue 7 hot path).
+    const known = verifier.cached?.(match[1]!);
+    if (known) return admit(known, res, next);
     verifier.verify(match[1]!).then(
-      (principal) => {
-        // ensureUser may throw (a name that cannot be a user name): that must reach the error
-        // renderer, not become an unhandled rejection that leaves the request hanging.
-        let userId: string;
-        try {
-          userId = ensureUser(principal.user);
-        } catch (error) {
-          return next(error instanceof ApiError && error.status === 400 ? ApiError.unauthorized(`Not Authorized! ${error.message}`) : error);
-        }
-        res.locals.identity = { ...principal, userId } satisfies RequestIdentity;
-        next();
-      },
+      (principal) => admit(principal, res, next),
       (error: unknown) => next(error instanceof TokenError ? ApiError.unauthorized(error.message) : error),
     );
   };

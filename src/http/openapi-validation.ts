@@ -9,11 +9,14 @@
  *   lookup on its collection, to the validator of its part.
  * - Documentation-only keys (descriptions, examples, links) are blanked in the copy it gets.
  * - One set of validators per profile is shared by every app of the process (tests create many).
+ * - Two shims (validator-shims.ts) cache its per-request path regexps and skip the meta-schema
+ *   it compiles for every part even when the document is not validated.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Profile } from '../config/profiles.ts';
 import type { JsonSchema, OpenApiDocument } from '../openapi/document.ts';
+import { applyValidatorShims } from './validator-shims.ts';
 
 type Json = Record<string, unknown>;
 
@@ -33,11 +36,14 @@ export function stripDocumentation(node: unknown, inProperties = false): unknown
   return out;
 }
 
-/** `/v1/services/storageServices/{id}` → `services/storageServices`; `/v1/tables/...` → `tables`. */
+/** `/v1/services/storageServices/{id}` → `services/storageServices`; `/v1/tables/...` → `tables`. Runs on every request. */
 export function collectionOf(path: string, collections: ReadonlySet<string>): string {
-  const parts = path.replace(/^\/(api\/)?v1\//, '').split('/');
-  const two = `${parts[0]}/${parts[1] ?? ''}`;
-  return collections.has(two) ? two : (parts[0] ?? '');
+  const start = path.startsWith('/api/v1/') ? 8 : path.startsWith('/v1/') ? 4 : 0;
+  const first = path.indexOf('/', start);
+  if (first === -1) return path.slice(start);
+  const second = path.indexOf('/', first + 1);
+  const two = second === -1 ? path.slice(start) : path.slice(start, second);
+  return collections.has(two) ? two : path.slice(start, first);
 }
 
 /** Every `#/components/...` reference reachable from `roots`, followed transitively. */
@@ -95,6 +101,7 @@ export function openApiValidation(document: OpenApiDocument, profile: Profile, v
   const key = `${profile.name}:${validateResponses}`;
   const existing = shared.get(key);
   if (existing) return existing;
+  applyValidatorShims();
   const stripped = stripDocumentation(document) as OpenApiDocument;
   const groups = new Map<string, string[]>();
   for (const path of Object.keys(stripped.paths)) {

@@ -7,6 +7,7 @@
  * recursive delete) does so without yielding, so concurrent requests cannot interleave with it.
  */
 import type { Entity } from '../domain/entity.ts';
+import { compactEntity } from './compact.ts';
 import { SortedKeys } from './sorted-keys.ts';
 
 export interface StoredEntity {
@@ -38,7 +39,8 @@ export class EntityStore {
   }
 
   /** Stores a new entity. The caller has checked uniqueness in the same synchronous step. */
-  insert(type: string, entity: Entity, parentId: string | undefined): StoredEntity {
+  insert(type: string, created: Entity, parentId: string | undefined): StoredEntity {
+    const entity = compactEntity(created);
     const stored: StoredEntity = { entity, type, parentId, history: [], deletedBy: undefined };
     this.byId.set(entity.id, stored);
     this.fqnIndex(type).set(entity.fullyQualifiedName, entity.id);
@@ -56,7 +58,7 @@ export class EntityStore {
   update(stored: StoredEntity, next: Entity, previousJson: string | undefined): void {
     if (previousJson !== undefined) stored.history.push(previousJson);
     if (stored.entity.deleted !== next.deleted) this.countDeleted(stored.type, next.deleted ? 1 : -1);
-    stored.entity = next;
+    stored.entity = compactEntity(next);
   }
 
   /** Removes an entity for good (hard delete). Children must be removed first by the caller. */
@@ -116,6 +118,23 @@ export class EntityStore {
   /** Every stored entity of every kind (export, integrity checks). */
   *all(): IterableIterator<StoredEntity> {
     yield* this.byId.values();
+  }
+
+  /**
+   * Entries held by each index, read-only, for src/store/integrity.ts: with the per-entity checks,
+   * equal totals prove that no index keeps a stale entry (an FQN, key or child link of an entity
+   * that is gone). Not for request handling.
+   */
+  indexSizes(): { ids: number; fqns: number; orderedKeys: number; childLinks: number; deleted: number } {
+    let fqns = 0;
+    for (const index of this.byFqn.values()) fqns += index.size;
+    let orderedKeys = 0;
+    for (const keys of this.ordered.values()) orderedKeys += keys.size;
+    let childLinks = 0;
+    for (const set of this.childIds.values()) childLinks += set.size;
+    let deleted = 0;
+    for (const n of this.deletedCounts.values()) deleted += n;
+    return { ids: this.byId.size, fqns, orderedKeys, childLinks, deleted };
   }
 
   clear(): void {

@@ -1,0 +1,47 @@
+/**
+ * How a stored entity is kept in memory (issue 7: heap per stored entity ≤ 1.5x its JSON). The
+ * entity a handler builds is a patchwork: strings joined with `+` or templates (an FQN, a sort
+ * key) stay as V8 "cons strings" — a tree of the pieces, ~32 bytes per join on top of the text —
+ * and objects grown one property at a time keep a separate property array. Stored entities are
+ * JSON data (they are rendered as JSON, versions are JSON snapshots), so the store keeps a copy
+ * rebuilt by `JSON.parse(JSON.stringify())`: flat strings, objects with their properties in-line,
+ * keys shared. Empty arrays (owners, tags, followers, voters... most entities have six) are one
+ * shared frozen array: no code changes a stored entity's arrays in place (writes build a new
+ * entity), and a frozen one would fail loudly if some did. Likewise entity references (`service`,
+ * `owners[]`, `domains[]`: `{id, type, name, fullyQualifiedName, deleted}`, ~150 bytes each):
+ * equal references are one shared frozen object. It costs a few µs per write, nothing per read.
+ */
+import type { Entity } from '../domain/entity.ts';
+
+const EMPTY: readonly unknown[] = Object.freeze([]);
+/** Shared references by their JSON; cleared when large, so it cannot grow without bound. */
+const references = new Map<string, object>();
+const MAX_SHARED = 50_000;
+
+function isFlatReference(value: object): boolean {
+  const record = value as Record<string, unknown>;
+  if (typeof record.id !== 'string' || typeof record.type !== 'string') return false;
+  for (const key in record) if (record[key] !== null && typeof record[key] === 'object') return false;
+  return true;
+}
+
+function share(key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || key === '') return value;
+  if (Array.isArray(value)) return value.length === 0 ? EMPTY : value;
+  if (!isFlatReference(value)) return value;
+  const json = JSON.stringify(value);
+  const known = references.get(json);
+  if (known) return known;
+  if (references.size >= MAX_SHARED) references.clear();
+  references.set(json, Object.freeze(value));
+  return value;
+}
+
+export function compactEntity(entity: Entity): Entity {
+  return JSON.parse(JSON.stringify(entity), share) as Entity;
+}
+
+/** A flat copy of a string built by joining pieces (a cons string in V8), same characters. */
+export function flatString(text: string): string {
+  return (JSON.parse(JSON.stringify([text])) as [string])[0];
+}
