@@ -108,8 +108,8 @@ function syncLatestResult(ctx: CatalogContext, contract: StoredEntity, user: str
 
 /** The live contract stored on the entity with this id, if any (observed §8.1: one per entity). */
 export function contractOfEntity(ctx: CatalogContext, entityId: string): StoredEntity | undefined {
-  for (const stored of ctx.store.all()) {
-    if (stored.type === 'dataContract' && !stored.entity.deleted && (stored.entity.entity as EntityReference).id === entityId) return stored;
+  for (const stored of ctx.store.ofType('dataContract')) {
+    if (!stored.entity.deleted && (stored.entity.entity as EntityReference).id === entityId) return stored;
   }
   return undefined;
 }

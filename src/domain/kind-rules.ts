@@ -46,8 +46,8 @@ const dataContract: KindRules = {
   // Observed §8.1: one contract per entity; a second is 400, not 409.
   beforeCreate(entity, ctx) {
     const target = entity.entity as EntityReference;
-    for (const stored of ctx.store.all()) {
-      if (stored.type === 'dataContract' && (stored.entity.entity as EntityReference).id === target.id && stored.entity.fullyQualifiedName !== entity.fullyQualifiedName) {
+    for (const stored of ctx.store.ofType('dataContract')) {
+      if ((stored.entity.entity as EntityReference).id === target.id && stored.entity.fullyQualifiedName !== entity.fullyQualifiedName) {
         throw ApiError.badRequest(`A data contract already exists for entity '${target.type}' with ID ${target.id}`);
       }
     }

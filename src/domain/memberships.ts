@@ -17,8 +17,8 @@ function refersTo(list: unknown, id: string): boolean {
 /** The live entities of `type` whose `field` names `id`, by name. */
 function holdersOf(ctx: CatalogContext, type: string, field: string, id: string): EntityReference[] {
   const out: EntityReference[] = [];
-  for (const stored of ctx.store.all()) {
-    if (stored.type === type && !stored.entity.deleted && refersTo(stored.entity[field], id)) out.push(referenceTo(type, stored.entity));
+  for (const stored of ctx.store.ofType(type)) {
+    if (!stored.entity.deleted && refersTo(stored.entity[field], id)) out.push(referenceTo(type, stored.entity));
   }
   return out.sort((a, b) => String(a.name).localeCompare(String(b.name)));
 }

@@ -47,8 +47,8 @@ export function mountDataContractRoutes(router: Router, ctx: CatalogContext): vo
     const entity = target(req);
     const fields = parseFields(ctx, CONTRACT, queryValue(req, 'fields'));
     const include = queryInclude(req);
-    for (const stored of ctx.store.all()) {
-      if (stored.type === 'dataContract' && (stored.entity.entity as EntityReference).id === entity.entity.id && matchesInclude(stored.entity, include)) {
+    for (const stored of ctx.store.ofType('dataContract')) {
+      if ((stored.entity.entity as EntityReference).id === entity.entity.id && matchesInclude(stored.entity, include)) {
         return res.json(renderFor(ctx, CONTRACT, req, stored, fields));
       }
     }

@@ -115,6 +115,14 @@ export class EntityStore {
     return this.deletedCounts.get(type) ?? 0;
   }
 
+  /** Every stored entity of one kind, without visiting the others. */
+  *ofType(type: string): IterableIterator<StoredEntity> {
+    for (const id of this.byFqn.get(type)?.values() ?? []) {
+      const stored = this.byId.get(id);
+      if (stored) yield stored;
+    }
+  }
+
   /** Every stored entity of every kind (export, integrity checks). */
   *all(): IterableIterator<StoredEntity> {
     yield* this.byId.values();
