@@ -70,7 +70,8 @@ export function errorRenderer(profile: Profile, log: (line: string) => void): Er
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
     const apiError = toApiError(error);
-    if (apiError.status >= 500) {
+    // A deliberate 5xx (the admin API's error injection, `Prefer: code=`) is not a bug to log.
+    if (apiError.status >= 500 && !(error instanceof ApiError)) {
       const e = error as ValidatorError;
       const detail = e.errors?.length ? JSON.stringify(e.errors) : error instanceof Error ? (error.stack ?? error.message) : String(error);
       log(`500 on ${req.method} ${req.originalUrl}: ${e.message ?? ''} ${detail}`);
