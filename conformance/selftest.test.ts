@@ -20,11 +20,11 @@ const OVERRIDE = process.env.CK_SELFTEST_SERVER;
 let child: ChildProcess | undefined;
 let target: { baseUrl: string; token: string; restrictedToken: string };
 
-function startServer(): Promise<{ baseUrl: string; token: string; restricted?: string }> {
-  const proc = OVERRIDE
+function startServer(extraArgs: string[] = ['--allow-faults'], track = true): Promise<{ baseUrl: string; token: string; restricted?: string; proc: ChildProcess }> {
+  const proc = OVERRIDE && track
     ? spawn(OVERRIDE, { shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fixtures', 'none', '--allow-faults'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child = proc;
+    : spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fixtures', 'none', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (track) child = proc;
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -35,7 +35,7 @@ function startServer(): Promise<{ baseUrl: string; token: string; restricted?: s
       const token = /admin token[^\n]*?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/i.exec(out)?.[1] ?? JWT.exec(out)?.[1];
       if (baseUrl && token) {
         clearTimeout(timer);
-        resolve({ baseUrl, token, restricted: /restricted token[^\n]*?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/i.exec(out)?.[1] });
+        resolve({ baseUrl, token, restricted: /restricted token[^\n]*?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/i.exec(out)?.[1], proc });
       }
     });
     proc.stderr?.on('data', (d: Buffer) => void (err += d.toString()));
@@ -132,4 +132,34 @@ describe('the conformance suite against the reference server', () => {
       }
     }, 120_000);
   });
+});
+
+describe('the profiles (DESIGN.md "Behaviour profiles")', () => {
+  // A second reference server, in the `openmetadata` profile: the suite in that profile passes every
+  // rule, and the suite in the `contract` profile fails exactly where the two profiles differ.
+  let om: { baseUrl: string; token: string; restrictedToken: string; proc: ChildProcess } | undefined;
+  beforeAll(async () => {
+    const started = await startServer(['--profile', 'openmetadata'], false);
+    om = { baseUrl: started.baseUrl, token: started.token, restrictedToken: await restrictedToken(), proc: started.proc };
+  }, 120_000);
+  afterAll(async () => {
+    if (om && om.proc.exitCode === null) {
+      const exited = new Promise((resolve) => om?.proc.once('exit', resolve));
+      om.proc.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('the openmetadata profile of the suite passes every rule against an openmetadata-profile server', async () => {
+    const report = await runConformance({ ...om!, seed: SEED, runs: 5, profile: 'openmetadata' });
+    expect(report.failed, explain(report)).toBe(0);
+  }, 400_000);
+
+  it('the contract profile of the suite fails the hard-delete and error-shape rules against it', async () => {
+    const report = await runConformance({ ...om!, seed: SEED, runs: 3, profile: 'contract', rules: ['hard-delete.status', 'errors.body-shape'] });
+    expect(report.rules.map((r) => [r.id, r.status]), explain(report)).toEqual([
+      ['hard-delete.status', 'fail'],
+      ['errors.body-shape', 'fail'],
+    ]);
+  }, 120_000);
 });
