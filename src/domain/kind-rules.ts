@@ -6,16 +6,11 @@ import { addToFqn } from '../resources/fqn.ts';
 import type { CatalogContext, KindRules } from './context.ts';
 import type { EntityReference } from './entity.ts';
 import { dropContractResults } from './data-contracts.ts';
+import { parseEntityLink } from './entity-link.ts';
 import { findLive } from './references.ts';
 import { dropTableData } from './table-data.ts';
 import { dropTestCaseResults } from './test-case-results.ts';
 
-/** `<#E::table::svc.db.schema.t::columns::col>` → the entity type, FQN and column (observed). */
-export function parseEntityLink(link: string): { type: string; fqn: string; column?: string } {
-  const match = /^<#E::([^:]+)::(.+?)(?:::columns::(.+))?>$/.exec(link);
-  if (!match) throw ApiError.badRequest(`Invalid entityLink ${link}: expected <#E::<type>::<fqn>[::columns::<column>]>`);
-  return { type: match[1]!, fqn: match[2]!, ...(match[3] ? { column: match[3] } : {}) };
-}
 
 const testCase: KindRules = {
   // A test case is named under the entity (and column) it tests.

@@ -14,6 +14,7 @@ import type { ResourceDef } from '../resources/resource-table.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext } from './context.ts';
 import { rulesFor } from './context.ts';
+import { dropDependents } from './dependents.ts';
 import type { CreateRequest, Entity, EntityReference, TagLabel } from './entity.ts';
 import { SYSTEM_FIELDS, referenceTo } from './entity.ts';
 import { findLive, resolvePatchedRefs, resolveRequestRefs, resolveTagLabels } from './references.ts';
@@ -232,9 +233,11 @@ export function hardDelete(ctx: CatalogContext, def: ResourceDef, stored: Stored
   for (const child of ctx.store.descendants(stored.entity.id)) {
     ctx.store.remove(child);
     ctx.rules.get(child.type)?.afterHardDelete?.(child, ctx);
+    dropDependents(ctx, child);
   }
   ctx.store.remove(stored);
   rulesFor(ctx, def).afterHardDelete?.(stored, ctx);
+  dropDependents(ctx, stored);
   return stored.entity;
 }
 
