@@ -41,3 +41,20 @@ describe('a hard-deleted table takes its test cases and data contract with it', 
     await c.get(`/v1/dataContracts/${kept.contractId}`).expect(200);
   });
 });
+
+describe('a hard-deleted tag leaves the entities that carried it', () => {
+  it('removes its labels from the table and its columns, keeps the other labels and the version', async () => {
+    await c.put('/v1/classifications', { name: 'Sensitivity' }).expect((r) => expect([200, 201]).toContain(r.status));
+    const tag = await c.post('/v1/tags', { name: 'Secret', classification: 'Sensitivity' }).expect(201);
+    await c.put('/v1/tags', { name: 'Public', classification: 'Sensitivity' }).expect((r) => expect([200, 201]).toContain(r.status));
+    const label = (tagFQN: string) => ({ tagFQN, source: 'Classification', labelType: 'Manual', state: 'Confirmed' });
+    const table = await createTable(c, undefined, [{ name: 'ssn', dataType: 'STRING', tags: [label('Sensitivity.Secret')] } as never], {
+      tags: [label('Sensitivity.Secret'), label('Sensitivity.Public')],
+    });
+    await c.del(`/v1/tags/${tag.body.id}?hardDelete=true`).expect(204);
+    const after = await c.get(`/v1/tables/${table.id}`).expect(200);
+    expect(after.body.tags.map((t: { tagFQN: string }) => t.tagFQN)).toEqual(['Sensitivity.Public']);
+    expect(after.body.columns[0].tags).toEqual([]);
+    expect(after.body.version).toBe(table.body.version);
+  });
+});
