@@ -20,6 +20,11 @@ export class RuleViolation extends Error {
     super(`${ruleId}: expected ${expected}; got ${actual}`);
     this.name = 'RuleViolation';
   }
+
+  /** The failure to report, found where `origin` says. */
+  toFailure(origin: FailureOrigin): Failure {
+    return { ruleId: this.ruleId, expected: this.expected, actual: this.actual, exchange: this.exchange, steps: this.steps, origin };
+  }
 }
 
 /** Where a failure was found and how to replay it. */

@@ -83,20 +83,15 @@ export async function randomPhase(ctx: RunContext, active: ReadonlySet<string>, 
     if (!(err instanceof RuleViolation)) throw err instanceof Error ? err : new Error(String(err));
     const shown = String(details.counterexample?.[0] ?? '');
     const replayPath = /replayPath="([^"]+)"/.exec(shown)?.[1];
-    ctx.tally.fail({
-      ruleId: err.ruleId,
-      expected: err.expected,
-      actual: err.actual,
-      exchange: err.exchange,
-      steps: err.steps,
-      origin: {
+    ctx.tally.fail(
+      err.toFailure({
         kind: 'random',
         seed: details.seed,
         path: joinReplayPath(details.counterexamplePath ?? '', replayPath),
         commands: err.commands ?? shown.replace(/\s*\/\*replayPath=.*\*\/\s*$/, ''),
         mutedRules: [...muted],
-      },
-    });
+      }),
+    );
     log(`random sequences: rule ${err.ruleId} failed with a ${err.steps.length}-request sequence (after ${details.numShrinks} shrinks)`);
     muted.add(err.ruleId);
     if (opts.path !== undefined) break;

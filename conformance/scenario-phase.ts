@@ -26,14 +26,7 @@ export async function scenarioPhase(ctx: RunContext, active: ReadonlySet<string>
         log(`scenario ${scenario.name}: ok (${session.trace.length} requests)`);
       } catch (err) {
         if (err instanceof RuleViolation) {
-          ctx.tally.fail({
-            ruleId: err.ruleId,
-            expected: err.expected,
-            actual: err.actual,
-            exchange: err.exchange,
-            steps: err.steps,
-            origin: { kind: 'scenario', scenario: scenario.name },
-          });
+          ctx.tally.fail(err.toFailure({ kind: 'scenario', scenario: scenario.name }));
           log(`scenario ${scenario.name}: rule ${err.ruleId} FAILED`);
           again = true;
         } else if (err instanceof SetupError) {

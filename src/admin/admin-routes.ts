@@ -10,7 +10,7 @@ import type { Router } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { parse } from 'yaml';
 import type { CatalogContext } from '../domain/context.ts';
-import type { FaultSettings, ErrorRule, LatencyRule } from './faults.ts';
+import type { FaultSettings, ErrorRule, LatencyRule } from './injection.ts';
 import type { Journal } from './journal.ts';
 import { exportState, importState } from './state.ts';
 

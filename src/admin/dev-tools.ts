@@ -18,7 +18,7 @@ import type { OpenApiDocument } from '../openapi/document.ts';
 import type { Persister } from '../persistence/data-file.ts';
 import { createPersister, loadDataFile } from '../persistence/data-file.ts';
 import { adminRouter, loadAdminDocument } from './admin-routes.ts';
-import { FaultSettings, injectFaults } from './faults.ts';
+import { FaultSettings, injectFaults } from './injection.ts';
 import { Journal } from './journal.ts';
 import { preferCode } from './prefer-code.ts';
 import { clearState } from './state.ts';
