@@ -13,9 +13,9 @@ Options:
   --restricted-token JWT   token of a user without write permission, for the 403 rule (env CK_RESTRICTED_TOKEN)
   --profile P              contract (default) or openmetadata
   --runs N                 random sequences to run (default 25)
-  --seed S                 seed of the random sequences (printed by every run)
+  --seed S                 seed of the random sequences (default: a new one, printed by every run)
   --path P                 replay one failing sequence (printed with its seed by a failure)
-  --rules id,...           check only these rules (a trailing .* selects a group, e.g. upsert.*)
+  --rules id,...           check only these rules (default: all; a trailing .* selects a group, e.g. upsert.*)
   --junit FILE             write a JUnit XML report
   --json FILE              write a JSON report
   --timeout SECONDS        give up on a request after this long (default 30): a target that does

@@ -57,7 +57,9 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
     args = parseConformArgs(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      err(`catalog-kit conform: ${e.message}\n\n${CONFORM_USAGE}`);
+      // One line naming the problem and pointing at --help, like the other catalog-kit commands
+      // (an unknown --rules id adds the list of known ids on the lines after it).
+      err(`catalog-kit conform: ${e.message}${e.message.includes('\n') ? '\n' : ' '}(see catalog-kit conform --help)\n`);
       return 2;
     }
     throw e;

@@ -3,7 +3,10 @@
  * development key signs and verifies by default, so `catalog-kit token` works against
  * `catalog-kit serve` with no set-up; a shared deployment configures its own secret or public key.
  */
-import { SignJWT, errors as joseErrors, importSPKI, jwtVerify } from 'jose';
+// Only jose's signing module at load: this module is all `catalog-kit token` loads besides
+// src/cli/, and jose's index (JWE, JWK, JWKS too) costs that command ≈ 20-30 ms a run. The
+// verifying modules are imported by the first createVerifier() (verifierModules below).
+import { SignJWT } from 'jose/jwt/sign';
 import type { JWTPayload } from 'jose';
 
 /** The development key: public on purpose. Never use it for anything that matters. */
@@ -57,46 +60,88 @@ export async function signToken(options: { user?: string; role?: Role; roles?: R
 
 export interface TokenVerifier {
   verify(token: string): Promise<Principal>;
-  /** The principal of a token verified a moment ago, without waiting (the hot path), else undefined. */
+  /** The principal of a token verified before and not expired since, without waiting (the hot path), else undefined. */
   cached?(token: string): Principal | undefined;
 }
 
-/** Verifies tokens; caches each verified token for a short while (it is the hot path). */
-export function createVerifier(options: AuthOptions = {}): TokenVerifier {
+export interface VerifierCacheOptions {
+  /** Most tokens remembered; past it the oldest entry makes room. */
+  maxEntries?: number;
+  /** How long a token without `exp` is remembered, in milliseconds. */
+  withoutExpMs?: number;
+  /** The clock, in milliseconds since the epoch; the verification checks `exp` and `nbf` against it too. */
+  now?: () => number;
+}
+
+export const VERIFIER_CACHE_DEFAULTS = { maxEntries: 10_000, withoutExpMs: 60_000 } as const;
+
+let verifying: Promise<[typeof import('jose/jwt/verify'), typeof import('jose/errors'), typeof import('jose/key/import')]> | undefined;
+function verifierModules() {
+  verifying ??= Promise.all([import('jose/jwt/verify'), import('jose/errors'), import('jose/key/import')]);
+  return verifying;
+}
+
+/** Reads a PEM public key (SPKI) for any of the asymmetric algorithms the server accepts. */
+export async function importPublicKey(pem: string): Promise<CryptoKey> {
+  const [, , { importSPKI }] = await verifierModules();
+  const errorsSeen: unknown[] = [];
+  for (const alg of ['RS256', 'ES256', 'ES384', 'ES512', 'EdDSA']) {
+    try {
+      return await importSPKI(pem, alg);
+    } catch (error) {
+      errorsSeen.push(error);
+    }
+  }
+  throw new Error(`Cannot read the configured public key: ${String(errorsSeen[0])}`);
+}
+
+/**
+ * Verifies tokens. A verified token is remembered until its `exp` (a token without one: for
+ * `withoutExpMs`), so the hot path checks a signature once per token, never answers from memory
+ * for an expired token, and holds at most `maxEntries` tokens: Map keeps insertion order, so the
+ * oldest entry is the first key, dropped one at a time rather than forgetting everything at once.
+ */
+export function createVerifier(options: AuthOptions = {}, cacheOptions: VerifierCacheOptions = {}): TokenVerifier {
+  const maxEntries = Math.max(1, cacheOptions.maxEntries ?? VERIFIER_CACHE_DEFAULTS.maxEntries);
+  const withoutExpMs = cacheOptions.withoutExpMs ?? VERIFIER_CACHE_DEFAULTS.withoutExpMs;
+  const now = cacheOptions.now ?? Date.now;
+  const modules = verifierModules();
   let key: Promise<CryptoKey | Uint8Array>;
   let algorithms: string[];
   if (options.publicKey) {
-    const pem = options.publicKey;
     algorithms = ASYMMETRIC;
-    key = (async () => {
-      const errorsSeen: unknown[] = [];
-      for (const alg of ['RS256', 'ES256', 'ES384', 'ES512', 'EdDSA']) {
-        try {
-          return await importSPKI(pem, alg);
-        } catch (error) {
-          errorsSeen.push(error);
-        }
-      }
-      throw new Error(`Cannot read the configured public key: ${String(errorsSeen[0])}`);
-    })();
+    key = importPublicKey(options.publicKey);
+    // A bad key fails each verify() instead; an unobserved rejection would end the process.
+    key.catch(() => {});
   } else {
     algorithms = HMAC;
     key = Promise.resolve(new TextEncoder().encode(options.secret ?? DEVELOPMENT_SECRET));
   }
   const cache = new Map<string, { principal: Principal; until: number }>();
+  const cached = (token: string, at: number): Principal | undefined => {
+    const hit = cache.get(token);
+    if (!hit) return undefined;
+    if (hit.until > at) return hit.principal;
+    cache.delete(token);
+    return undefined;
+  };
+  const remember = (token: string, principal: Principal, until: number): void => {
+    cache.delete(token);
+    while (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
+    cache.set(token, { principal, until });
+  };
   return {
-    cached(token) {
-      const hit = cache.get(token);
-      return hit && hit.until > Date.now() ? hit.principal : undefined;
-    },
+    cached: (token) => cached(token, now()),
     async verify(token) {
-      const now = Date.now();
-      const hit = cache.get(token);
-      if (hit && hit.until > now) return hit.principal;
+      const at = now();
+      const hit = cached(token, at);
+      if (hit) return hit;
+      const [{ jwtVerify }, joseErrors] = await modules;
       let payload: JWTPayload;
       try {
         ({ payload } = await jwtVerify(token, await key, {
           algorithms,
+          currentDate: new Date(at),
           ...(options.issuer ? { issuer: options.issuer } : {}),
           ...(options.audience ? { audience: options.audience } : {}),
         }));
@@ -109,9 +154,8 @@ export function createVerifier(options: AuthOptions = {}): TokenVerifier {
       if (!USER_NAME.test(payload.sub)) throw new TokenError(`Not Authorized! Invalid user name ${payload.sub.slice(0, 300)}`);
       const roles = (Array.isArray(payload.roles) ? payload.roles : []).filter((r): r is Role => (ROLES as readonly unknown[]).includes(r));
       const principal: Principal = { user: payload.sub, roles: roles.length ? roles : ['DataConsumer'] };
-      if (cache.size > 10_000) cache.clear();
-      const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : now + 60_000;
-      cache.set(token, { principal, until: Math.min(expiresAt, now + 60_000) });
+      // jose accepted the token at `at`, so exp * 1000 > at: the entry lives exactly as long as the token.
+      remember(token, principal, typeof payload.exp === 'number' ? payload.exp * 1000 : at + withoutExpMs);
       return principal;
     },
   };
