@@ -5,6 +5,7 @@
  * Never a stack trace, never a hang. Fake targets are loopback servers (127.0.0.1, port 0).
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -135,7 +136,9 @@ describe('a slow or silent target: a clear timeout, exit 2, no hang', () => {
 
   it('the command itself exits by itself (no open handle keeps it alive) with status 2', async () => {
     const url = await fakeTarget(() => {});
-    const bin = fileURLToPath(new URL('../bin/catalog-kit.js', import.meta.url));
+    // The built command (scripts/build.mjs), as `npm start` and the installed package run it.
+    const bin = fileURLToPath(new URL('../dist/bin/catalog-kit.js', import.meta.url));
+    if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first (this test runs the built command)`);
     const proc = spawn(process.execPath, [bin, 'conform', '--target', url, '--token', 't', '--timeout', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     proc.stderr.on('data', (d: Buffer) => void (err += d.toString()));

@@ -5,6 +5,7 @@
  * Fixed seed; every failure message carries the seed and the report.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULT_FOR_RULE } from './fault-map.ts';
@@ -12,10 +13,12 @@ import { consoleReport } from './report/console.ts';
 import { runConformance, type ConformanceOptions, type ConformanceReport } from './run.ts';
 
 const SEED = 20_251_122;
-const BIN = fileURLToPath(new URL('../bin/catalog-kit.js', import.meta.url));
-const JWT = /(eyJ[\w-]+\.[\w-]+\.[\w-]+)/;
 /** Dev aid: a shell command starting another fault-enabled server that prints the same lines. */
 const OVERRIDE = process.env.CK_SELFTEST_SERVER;
+/** The built command (scripts/build.mjs), as `npm start` and the installed package run it. */
+const BIN = fileURLToPath(new URL('../dist/bin/catalog-kit.js', import.meta.url));
+if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first (the self-test runs the built command)`);
+const JWT = /(eyJ[\w-]+\.[\w-]+\.[\w-]+)/;
 
 let child: ChildProcess | undefined;
 let target: { baseUrl: string; token: string; restrictedToken: string };

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_PATH } from '../src/openapi/document.ts';
-import { bundleText } from '../src/openapi/write-bundle.ts';
+import { bundleText } from '../scripts/write-bundle.ts';
 import { allOperations, compileInDocument, deref, loadBundled } from './document-helpers.ts';
 import type { Bundled } from './document-helpers.ts';
 

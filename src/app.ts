@@ -1,8 +1,10 @@
 /**
- * The express app factory: the request pipeline of DESIGN.md —
- * JSON body (size limit) → authentication → OpenAPI request validation → authorisation → handler
- * → OpenAPI response validation → one error renderer. Request AND response validation are on by
- * default, so the server cannot drift from the document without failing loudly.
+ * The express app factory: the request pipeline —
+ * JSON body (size limit) → authentication → the route of a documented operation: request
+ * validation → `Prefer: code=` → authorisation → handler → response validation → one error
+ * renderer. Request AND response validation are on by default, so the server cannot drift from the
+ * document without failing loudly; the validators were compiled from the document at build time
+ * (src/openapi/compiled.ts).
  */
 import { randomUUID } from 'node:crypto';
 import express from 'express';
@@ -30,8 +32,9 @@ import { limitNesting } from './http/body-limits.ts';
 import { dispatchByCollection } from './http/collection-router.ts';
 import { mountFaultSwitch } from './http/fault-switch.ts';
 import { faultMiddleware, faultPreAuthMiddleware } from './http/faults.ts';
-import { openApiValidation } from './http/openapi-validation.ts';
-import { errorRenderer, notFoundHandler } from './http/render-error.ts';
+import { operationRoutes, unmatchedRoute, validateJsonResponses } from './http/operation-routes.ts';
+import { errorRenderer } from './http/render-error.ts';
+import { compiledValidators, operationsOf } from './openapi/compiled.ts';
 import { loadDocument } from './openapi/document.ts';
 import type { OpenApiDocument } from './openapi/document.ts';
 import { createSchemaValidators } from './openapi/schema-validators.ts';
@@ -66,11 +69,13 @@ export const DEFAULT_BODY_LIMIT = '1mb';
 export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   const profile = profileByName(options.profile ?? 'contract');
   const document = await loadDocument(profile);
+  const compiled = compiledValidators();
+  const operations = operationsOf(compiled.tables.api, profile.name);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const ctx: CatalogContext = {
     store: new EntityStore(),
     profile,
-    validators: createSchemaValidators(document),
+    validators: createSchemaValidators(document, compiled, profile.name),
     rules: defaultKindRules(),
     fieldProviders: new Map(),
     now: options.now ?? (() => Date.now()),
@@ -93,23 +98,27 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   if (faults) app.use('/api', faultPreAuthMiddleware(faults.active));
   app.use('/api', authenticate(verifier, (name) => ensureUser(ctx, name)));
   if (faults) app.use('/api', faultMiddleware(faults.active));
-  const collections = new Set(RESOURCES.map((r) => r.collection));
-  app.use(openApiValidation(document, profile, options.validateResponses ?? true, collections));
-  app.use(dev.afterValidation);
-  app.use('/api', authorize());
   const router = express.Router();
+  const routes = operationRoutes(router, {
+    prefix: '/api',
+    operations,
+    compiled,
+    validateResponses: options.validateResponses ?? true,
+    stages: [dev.afterValidation, authorize()],
+  });
   // Routes specific to a path go before the generic `/:id` ones (`/dataContracts/entity`...).
-  mountSystemRoutes(router, ctx);
-  mountTableDataRoutes(router, ctx);
-  mountDataContractRoutes(router, ctx);
-  mountTestCaseResultRoutes(router, ctx);
+  mountSystemRoutes(routes, ctx);
+  mountTableDataRoutes(routes, ctx);
+  mountDataContractRoutes(routes, ctx);
+  mountTestCaseResultRoutes(routes, ctx);
   for (const def of RESOURCES) {
-    mountSocialRoutes(router, ctx, def);
-    mountEntityRoutes(router, ctx, def);
+    mountSocialRoutes(routes, ctx, def);
+    mountEntityRoutes(routes, ctx, def);
   }
-  app.use(dispatchByCollection(router, collections));
-  app.use(notFoundHandler());
+  app.use(dispatchByCollection(router, new Set(RESOURCES.map((r) => r.collection))));
+  app.use(unmatchedRoute('/api', operations));
   app.use(errorRenderer(profile, log));
+  validateJsonResponses(app);
   return { app, ctx, document, dev };
 }
 

@@ -7,9 +7,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { Router } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import { parse } from 'yaml';
 import type { CatalogContext } from '../domain/context.ts';
+import { operationRoutes, unmatchedRoute } from '../http/operation-routes.ts';
+import { compiledValidators } from '../openapi/compiled.ts';
 import type { FaultSettings, ErrorRule, LatencyRule } from './injection.ts';
 import type { Journal } from './journal.ts';
 import { exportState, importState } from './state.ts';
@@ -33,56 +34,63 @@ export interface AdminDeps {
 export function adminRouter(deps: AdminDeps): Router {
   const { ctx, faults, journal } = deps;
   const router = express.Router();
-  router.use(
-    OpenApiValidator.middleware({
-      apiSpec: loadAdminDocument() as never,
-      validateRequests: { coerceTypes: true },
-      validateResponses: true,
-      ignorePaths: /^(?!\/__admin\/)/,
-    }),
-  );
+  // Validated both ways by the Admin API's own document, compiled at build time like the API's.
+  const compiled = compiledValidators();
+  const operations = compiled.tables.admin.operations;
+  const routes = operationRoutes(router, { prefix: '', operations, compiled });
   const count = () => [...ctx.store.all()].length;
 
-  router.post('/__admin/reset', (_req, res) => {
+  // The index the server's start-up banner links to.
+  routes.get('/__admin', (_req, res) => {
+    res.json({
+      name: 'catalog-kit Admin API',
+      document: '/__admin/openapi.json',
+      docs: '/docs',
+      operations: operations.map((op) => ({ method: op.method, path: op.path, operationId: op.operationId })),
+    });
+  });
+
+  routes.post('/__admin/reset', (_req, res) => {
     deps.reset();
     deps.changed();
     res.json({ entities: count() });
   });
-  router.get('/__admin/state', (_req, res) => {
+  routes.get('/__admin/state', (_req, res) => {
     res.json(exportState(ctx));
   });
-  router.put('/__admin/state', (req, res) => {
+  routes.put('/__admin/state', (req, res) => {
     const entities = importState(ctx, req.body);
     deps.changed();
     res.json({ entities });
   });
 
-  router.get('/__admin/latency', (_req, res) => void res.json({ rules: faults.latency }));
-  router.put('/__admin/latency', (req, res) => {
+  routes.get('/__admin/latency', (_req, res) => void res.json({ rules: faults.latency }));
+  routes.put('/__admin/latency', (req, res) => {
     faults.latency = (req.body as { rules: LatencyRule[] }).rules;
     res.json({ rules: faults.latency });
   });
-  router.delete('/__admin/latency', (_req, res) => {
+  routes.delete('/__admin/latency', (_req, res) => {
     faults.latency = [];
     res.json({ rules: [] });
   });
 
-  router.get('/__admin/errors', (_req, res) => void res.json({ rules: faults.errors }));
-  router.put('/__admin/errors', (req, res) => {
+  routes.get('/__admin/errors', (_req, res) => void res.json({ rules: faults.errors }));
+  routes.put('/__admin/errors', (req, res) => {
     faults.errors = (req.body as { rules: ErrorRule[] }).rules;
     res.json({ rules: faults.errors });
   });
-  router.delete('/__admin/errors', (_req, res) => {
+  routes.delete('/__admin/errors', (_req, res) => {
     faults.errors = [];
     res.json({ rules: [] });
   });
 
-  router.get('/__admin/journal', (req, res) => {
+  routes.get('/__admin/journal', (req, res) => {
     res.json({ data: journal.recent(Number(req.query.limit ?? 100)) });
   });
-  router.delete('/__admin/journal', (_req, res) => {
+  routes.delete('/__admin/journal', (_req, res) => {
     journal.clear();
     res.status(204).end();
   });
+  router.use(unmatchedRoute('/__admin', operations));
   return router;
 }

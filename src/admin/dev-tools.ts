@@ -81,7 +81,8 @@ export function setupDevTools(ctx: CatalogContext, document: OpenApiDocument, op
   // ≈ 0.2 s to build and a few promise hops per request it is handed (issue 7, docs/performance.md).
   let admin: Router | undefined;
   afterBody.use((req, res, next) => {
-    if (!req.path.toLowerCase().startsWith('/__admin/')) return next();
+    const path = req.path.toLowerCase();
+    if (path !== '/__admin' && !path.startsWith('/__admin/')) return next();
     admin ??= adminRouter({ ctx, faults, journal, reset, changed: () => persister?.schedule() });
     admin(req, res, next);
   });

@@ -7,21 +7,15 @@
  */
 import type { RequestHandler } from 'express';
 import { ApiError } from '../http/errors.ts';
-
-interface MatchedOperation {
-  schema?: { responses?: Record<string, unknown> };
-}
+import { operationOf } from '../http/operation-routes.ts';
 
 export function preferCode(): RequestHandler {
-  return (req, _res, next) => {
+  return (req, res, next) => {
     const header = req.headers.prefer;
     const match = typeof header === 'string' ? /(?:^|[;,\s])code=(\d{3})(?:$|[;,\s])/.exec(header) : null;
     if (!match) return next();
     const status = Number(match[1]);
-    const operation = (req as { openapi?: MatchedOperation }).openapi;
-    const documented = Object.keys(operation?.schema?.responses ?? {})
-      .map(Number)
-      .filter((code) => code >= 400);
+    const documented = operationOf(res)?.errorStatuses ?? [];
     if (!documented.includes(status)) {
       return next(ApiError.badRequest(`Prefer: code=${status} is not a documented error status of ${req.method} ${req.path}; documented: ${documented.join(', ') || 'none'}`));
     }

@@ -8,7 +8,7 @@
  */
 import createClient from 'openapi-fetch';
 import type { Client, ClientOptions } from 'openapi-fetch';
-import type { components, operations, paths } from '../../openapi/generated/schema.d.ts';
+import type { components, operations, paths } from '../../openapi/generated/schema.js';
 
 export type { components, operations, paths };
 export type CatalogSchemas = components['schemas'];

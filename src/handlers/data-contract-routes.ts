@@ -3,7 +3,8 @@
  * the contract of an entity, validation by id and by entity, and the validation results.
  * Registered before the generic entity routes (`/dataContracts/entity` is not an id).
  */
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
+import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import { validateContract } from '../domain/contract-validation.ts';
 import type { CreateDataContractResult } from '../domain/data-contracts.ts';
@@ -28,7 +29,7 @@ import { queryTimestamp } from './table-data-routes.ts';
 
 const CONTRACT = resourceByType('dataContract');
 
-export function mountDataContractRoutes(router: Router, ctx: CatalogContext): void {
+export function mountDataContractRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   const prefix = '/api/v1/dataContracts';
   const user = (res: Response) => identityOf(res).user;
   const contract = (req: Request) => findById(ctx, CONTRACT, pathParam(req, 'id'), 'non-deleted');

@@ -2,7 +2,8 @@
  * The generic routes every kind of the resource table gets: list, create, upsert, bulk, get and
  * PATCH and DELETE by id and by name, restore, version history (contract "Endpoints"; observed §5.1).
  */
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
+import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { Operation } from 'fast-json-patch';
 import type { CatalogContext } from '../domain/context.ts';
 import type { CreateRequest } from '../domain/entity.ts';
@@ -19,7 +20,7 @@ import { baseUrl, changeHeader, findByFqn, findById, pathParam, queryBool, query
 
 const LIST_PARAMS = new Set(['fields', 'include', 'limit', 'before', 'after']);
 
-export function mountEntityRoutes(router: Router, ctx: CatalogContext, def: ResourceDef): void {
+export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, def: ResourceDef): void {
   const prefix = `/api/v1/${def.collection}`;
   const user = (res: Response) => identityOf(res).user;
   const byId = (req: Request, include = queryInclude(req)) => findById(ctx, def, pathParam(req, 'id'), include);

@@ -2,7 +2,8 @@
  * Followers and votes (contract "Followers and votes"; observed §1.6–1.7). The `contract` profile
  * answers with the entity, the `openmetadata` profile with a ChangeEvent (DESIGN.md profiles).
  */
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
+import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import type { EntityReference } from '../domain/entity.ts';
 import { addFollower, changeEvent, removeFollower, vote } from '../domain/social.ts';
@@ -26,7 +27,7 @@ function followerId(ctx: CatalogContext, req: Request): string {
   return id;
 }
 
-export function mountSocialRoutes(router: Router, ctx: CatalogContext, def: ResourceDef): void {
+export function mountSocialRoutes(router: OperationRoutes, ctx: CatalogContext, def: ResourceDef): void {
   const prefix = `/api/v1/${def.collection}`;
   const target = (req: Request) => findById(ctx, def, pathParam(req, 'id'), 'non-deleted');
 

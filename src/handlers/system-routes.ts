@@ -3,21 +3,20 @@
  * `GET /v1/system/version` (OpenMetadata's `CatalogVersion`) and `GET /v1/users/loggedInUser`.
  * Mounted before the generic routes, so `loggedInUser` is not taken for a user id.
  */
-import { readFileSync } from 'node:fs';
-import type { Router } from 'express';
+import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import { parseFields } from '../domain/projection.ts';
 import { identityOf } from '../http/authenticate.ts';
 import { resourceByType } from '../resources/resource-table.ts';
 import { findById, queryInclude, queryValue, renderFor } from './request-helpers.ts';
+import { VERSION } from '../version.ts';
 
-const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-/** Read once at load: the "build time" of a server that has no build step. */
+/** Read once at load: stands in for the build time OpenMetadata reports (the server start). */
 const STARTED_AT = Date.now();
 
-export function mountSystemRoutes(router: Router, ctx: CatalogContext): void {
+export function mountSystemRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   router.get('/api/v1/system/version', (_req, res) => {
-    res.json({ version: PACKAGE.version, revision: 'catalog-kit', timestamp: STARTED_AT });
+    res.json({ version: VERSION, revision: 'catalog-kit', timestamp: STARTED_AT });
   });
 
   const users = resourceByType('user');

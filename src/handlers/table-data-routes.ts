@@ -5,7 +5,8 @@
  * `profileReadsByFqn`. OpenMetadata's `/tableProfilerConfig` is served in both profiles.
  * Registered before the generic entity routes.
  */
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
+import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import type { ContractSampleData, CreateTableProfile, ProfileKind, TableData, TableProfilerConfig } from '../domain/table-data.ts';
 import {
@@ -34,7 +35,7 @@ export function queryTimestamp(req: Request, name: string): number | undefined {
   return value === undefined || value === '' ? undefined : Number(value);
 }
 
-export function mountTableDataRoutes(router: Router, ctx: CatalogContext): void {
+export function mountTableDataRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   registerTableDataFields(ctx);
   const prefix = '/api/v1/tables/:id';
   const table = (req: Request) => findById(ctx, TABLE, pathParam(req, 'id'), 'non-deleted');

@@ -3,7 +3,7 @@
  * test case result endpoints): record runs of a test case and read them back newest first.
  * Registered before the generic entity routes.
  */
-import type { Router } from 'express';
+import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import type { TestCaseResult } from '../domain/test-case-results.ts';
 import { addTestCaseResult, listTestCaseResults, registerTestCaseResultField } from '../domain/test-case-results.ts';
@@ -13,7 +13,7 @@ import { queryTimestamp } from './table-data-routes.ts';
 
 const TEST_CASE = resourceByType('testCase');
 
-export function mountTestCaseResultRoutes(router: Router, ctx: CatalogContext): void {
+export function mountTestCaseResultRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   registerTestCaseResultField(ctx);
   const path = '/api/v1/dataQuality/testCases/testCaseResults/:fqn';
 

@@ -13,7 +13,16 @@
  */
 import express from 'express';
 import type { RequestHandler, Router } from 'express';
-import { collectionOf } from './openapi-validation.ts';
+
+/** `/v1/services/storageServices/{id}` → `services/storageServices`; `/v1/tables/...` → `tables`. Runs on every request. */
+export function collectionOf(path: string, collections: ReadonlySet<string>): string {
+  const start = path.startsWith('/api/v1/') ? 8 : path.startsWith('/v1/') ? 4 : 0;
+  const first = path.indexOf('/', start);
+  if (first === -1) return path.slice(start);
+  const second = path.indexOf('/', first + 1);
+  const two = second === -1 ? path.slice(start) : path.slice(start, second);
+  return collections.has(two) ? two : path.slice(start, first);
+}
 
 interface RouteLayer {
   route?: { path?: unknown };

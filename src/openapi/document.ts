@@ -1,26 +1,16 @@
 /**
- * Loads the hand-written OpenAPI document (openapi/openapi.yaml and the files it references),
- * bundled into one object with internal references, and applies the active profile's small
- * overlay (DESIGN.md "Behaviour profiles": the `openmetadata` profile accepts a service create
- * request without `connection`).
- *
- * Start-up speed (issue 7 "cold start"): parsing ~60 YAML files and bundling their `$ref`s takes
- * ≈ 0.8 s; `npm run gen:types` also writes the bundle to openapi/generated/openapi.bundle.json,
- * stamped with a hash of the YAML sources. At run time the bundle is used when the stamp matches
- * the YAML on disk (hashing them costs a few ms), so a developer who edits the YAML and forgets to
- * regenerate gets a correct, merely slower, start; openapi/document.test.ts fails on a stale bundle.
+ * The hand-written OpenAPI document (openapi/openapi.yaml and the files it references), as the
+ * server reads it: the pre-bundled JSON written by `npm run gen:types`
+ * (openapi/generated/openapi.bundle.json, one object with internal references), with the active
+ * profile's small overlay (the `openmetadata` profile accepts a service create request without
+ * `connection`, see src/config/profiles.ts). No YAML is parsed and nothing is hashed at start-up;
+ * openapi/document.test.ts fails when the bundle is older than the YAML.
  */
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Profile } from '../config/profiles.ts';
 
-export const DOCUMENT_PATH = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
 export const BUNDLE_PATH = fileURLToPath(new URL('../../openapi/generated/openapi.bundle.json', import.meta.url));
-const ROOT = path.dirname(DOCUMENT_PATH);
-/** YAML files under openapi/ that are not part of the API document. */
-const NOT_SOURCES = new Set(['admin.yaml']);
 
 export type OpenApiDocument = {
   openapi: string;
@@ -37,49 +27,12 @@ export interface DocumentBundle {
   document: OpenApiDocument;
 }
 
-/** Hash of every YAML file the document is made of. */
-export function sourcesHash(root = ROOT): string {
-  const hash = createHash('sha256');
-  const files: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory() && entry.name !== 'generated') walk(full);
-      else if (entry.isFile() && entry.name.endsWith('.yaml') && !(dir === root && NOT_SOURCES.has(entry.name))) files.push(full);
-    }
-  };
-  walk(root);
-  for (const file of files.sort()) hash.update(`${path.relative(root, file).split(path.sep).join('/')}\0`).update(readFileSync(file)).update('\0');
-  return hash.digest('hex');
-}
+let bundled: OpenApiDocument | undefined;
 
-/** Bundles the YAML sources (slow path: swagger-parser is loaded only when needed). */
-export async function bundleDocument(): Promise<OpenApiDocument> {
-  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
-  return (await SwaggerParser.bundle(DOCUMENT_PATH)) as unknown as OpenApiDocument;
-}
-
-/** The pre-bundled document's JSON text, when it was generated from the YAML as it is now. */
-function freshBundleText(): string | undefined {
-  let text: string;
-  try {
-    text = readFileSync(BUNDLE_PATH, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const stamp = /^\{\s*"sources":\s*"([0-9a-f]{64})"/.exec(text)?.[1];
-  return stamp === sourcesHash() ? text : undefined;
-}
-
-let bundled: Promise<OpenApiDocument> | undefined;
-
-/** The bundled document, loaded once per process. Callers get their own copy. */
+/** The bundled document, read once per process. Callers get their own copy. */
 export async function loadDocument(profile?: Profile): Promise<OpenApiDocument> {
-  bundled ??= (async () => {
-    const fresh = freshBundleText();
-    return fresh ? (JSON.parse(fresh) as DocumentBundle).document : bundleDocument();
-  })();
-  const doc = structuredClone(await bundled);
+  bundled ??= (JSON.parse(readFileSync(BUNDLE_PATH, 'utf8')) as DocumentBundle).document;
+  const doc = structuredClone(bundled);
   if (profile && !profile.serviceConnectionRequired) relaxServiceConnection(doc);
   return doc;
 }

@@ -1,18 +1,18 @@
 /**
  * Validation against the document's component schemas outside the request/response pipeline:
- * each item of a bulk request, an entity after a JSON Patch. Compiled once per schema.
+ * each item of a bulk request, an entity after a JSON Patch, fixtures and imported state. The
+ * functions were compiled at build time (src/openapi/compiled.ts); the active profile's variant of
+ * a schema is used where the profile changes it.
  */
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ProfileName } from '../config/profiles.ts';
 import type { SchemaValidators } from '../domain/context.ts';
 import type { ErrorDetail } from '../http/errors.ts';
+import type { AjvError, CompiledValidators } from './compiled.ts';
+import { componentsOf } from './compiled.ts';
 import type { JsonSchema, OpenApiDocument } from './document.ts';
 
-const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-
-export function detailsOf(errors: ErrorObject[] | null | undefined, prefix = ''): ErrorDetail[] {
+/** Problems with the value's own paths (`/name`), for messages of the form `<path> <message>`. */
+export function detailsOf(errors: readonly AjvError[] | null | undefined, prefix = ''): ErrorDetail[] {
   return (errors ?? []).map((e) => {
     if (e.keyword === 'required') return { path: `${prefix}${e.instancePath}/${String(e.params.missingProperty)}`, message: 'must not be null' };
     if (e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') {
@@ -23,21 +23,8 @@ export function detailsOf(errors: ErrorObject[] | null | undefined, prefix = '')
   });
 }
 
-export function createSchemaValidators(doc: OpenApiDocument): SchemaValidators {
-  // Built on first use (a bulk item, a patched entity, a team's fixtures), not at start-up; only the
-  // components are added (references are `#/components/schemas/...`), so AJV never walks the paths.
-  // Referenced schemas compiled once as functions (not inlined at every use) and no optimisation
-  // pass make compiling ≈ 40% cheaper (issue 7) and validate the same.
-  let ajvInstance: InstanceType<typeof Ajv2020> | undefined;
-  const ajv = (): InstanceType<typeof Ajv2020> => {
-    if (!ajvInstance) {
-      ajvInstance = new Ajv2020({ strict: false, allErrors: false, validateFormats: true, inlineRefs: false, code: { optimize: false } });
-      addFormats(ajvInstance);
-      ajvInstance.addSchema({ components: doc.components } as JsonSchema, 'doc');
-    }
-    return ajvInstance;
-  };
-  const compiled = new Map<string, ValidateFunction>();
+export function createSchemaValidators(doc: OpenApiDocument, compiled: CompiledValidators, profile: ProfileName): SchemaValidators {
+  const components = componentsOf(compiled.tables.api, profile);
   const names = new Map<string, ReadonlySet<string>>();
 
   const resolve = (schema: JsonSchema): JsonSchema => {
@@ -54,8 +41,8 @@ export function createSchemaValidators(doc: OpenApiDocument): SchemaValidators {
 
   return {
     validate(schemaName, value) {
-      let fn = compiled.get(schemaName);
-      if (!fn) compiled.set(schemaName, (fn = ajv().compile({ $ref: `doc#/components/schemas/${schemaName}` })));
+      const fn = compiled.responses[components[schemaName] ?? ''];
+      if (!fn) throw new Error(`no compiled validator for schema ${schemaName}: is it a component of the document?`);
       return fn(value) ? [] : detailsOf(fn.errors);
     },
     propertyNames(schemaName) {

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+/**
+ * The package build (`npm run build`, and `prepare`, so `npm install` in a clone builds too):
+ * dist/ laid out like the repository root (tsconfig.build.json), so the paths src/ computes from
+ * import.meta.url find the same assets in dist/:
+ *
+ *   1. remove dist/ (a file whose source was deleted must not ship);
+ *   2. `npm run build:validators --if-present` (writes openapi/generated/validators/);
+ *   3. `tsc -p tsconfig.build.json` (JavaScript and declarations);
+ *   4. copy the runtime assets (ASSETS below) and write dist/openapi/generated/schema.js, the
+ *      runtime half of the type-only `catalog-kit/schema` export (package.json `exports`);
+ *   5. make the command executable.
+ *
+ * Plain Node, no dependencies but the installed typescript: it runs before anything is built.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const DIST = path.join(ROOT, 'dist');
+const BIN = 'bin/catalog-kit.js';
+
+/** Files and folders read at run time, relative to the repository root; `optional` may be absent. */
+const ASSETS = [
+  { from: 'openapi/generated/openapi.bundle.json' },
+  { from: 'openapi/generated/schema.d.ts' },
+  { from: 'openapi/admin.yaml' },
+  { from: 'fixtures/default' },
+  { from: 'openapi/generated/validators' },
+];
+
+function run(command, args) {
+  // A shell only on Windows, where npm is npm.cmd (which Node no longer spawns without one).
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (result.error) throw result.error;
+  if (result.status !== 0) throw new Error(`${[command, ...args].join(' ')} exited with ${result.status ?? result.signal}`);
+}
+
+function step(name, action) {
+  const started = performance.now();
+  action();
+  if (process.env.CK_BUILD_VERBOSE) process.stderr.write(`build: ${name} ${Math.round(performance.now() - started)} ms\n`);
+}
+
+const started = performance.now();
+process.on('uncaughtException', (error) => {
+  process.stderr.write(`catalog-kit build failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
+
+step('clean', () => rmSync(DIST, { recursive: true, force: true }));
+
+// Before tsc: the compiled validators are assets copied below. Through `npm run`, so the command
+// stays in package.json; --if-present keeps the build working in a checkout without the script.
+step('validators', () => run('npm', ['run', '--silent', 'build:validators']));
+
+// The tsc of the installed typescript, through node: no shell, no PATH lookup of node_modules/.bin.
+// Not --incremental: its build-info file would outlive the clean above and make tsc skip emitting
+// into the empty dist/; kept inside dist/ it is deleted every time, so it would save nothing.
+step('tsc', () => run(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json']));
+
+step('assets', () => {
+  for (const { from, optional } of ASSETS) {
+    const source = path.join(ROOT, from);
+    if (!existsSync(source)) {
+      if (optional) continue;
+      throw new Error(`${from} is missing (openapi/generated/ is written by \`npm run gen:types\`)`);
+    }
+    cpSync(source, path.join(DIST, from), { recursive: true });
+  }
+  mkdirSync(path.join(DIST, 'openapi/generated'), { recursive: true });
+  writeFileSync(path.join(DIST, 'openapi/generated/schema.js'), '// Types only: see schema.d.ts.\nexport {};\n');
+  chmodSync(path.join(DIST, BIN), 0o755);
+});
+
+process.stderr.write(`catalog-kit: built dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

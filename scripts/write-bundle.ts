@@ -1,0 +1,62 @@
+/**
+ * `npm run gen:types` (second step): writes openapi/generated/openapi.bundle.json, the document
+ * bundled into one JSON object and stamped with the hash of its YAML sources, so that the server
+ * starts without parsing YAML (src/openapi/document.ts). `--check` only reports whether it is
+ * current (openapi/document.test.ts runs the same comparison).
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { BUNDLE_PATH } from '../src/openapi/document.ts';
+import type { DocumentBundle, OpenApiDocument } from '../src/openapi/document.ts';
+
+export const DOCUMENT_PATH = fileURLToPath(new URL('../openapi/openapi.yaml', import.meta.url));
+const ROOT = path.dirname(DOCUMENT_PATH);
+/** YAML files under openapi/ that are not part of the API document. */
+const NOT_SOURCES = new Set(['admin.yaml']);
+
+/** Hash of every YAML file the document is made of. */
+export function sourcesHash(root = ROOT): string {
+  const hash = createHash('sha256');
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory() && entry.name !== 'generated') walk(full);
+      else if (entry.isFile() && entry.name.endsWith('.yaml') && !(dir === root && NOT_SOURCES.has(entry.name))) files.push(full);
+    }
+  };
+  walk(root);
+  for (const file of files.sort()) hash.update(`${path.relative(root, file).split(path.sep).join('/')}\0`).update(readFileSync(file)).update('\0');
+  return hash.digest('hex');
+}
+
+/** Bundles the YAML sources into one document with internal references. */
+export async function bundleDocument(): Promise<OpenApiDocument> {
+  return (await SwaggerParser.bundle(DOCUMENT_PATH)) as unknown as OpenApiDocument;
+}
+
+export async function bundleText(): Promise<string> {
+  const bundle: DocumentBundle = { sources: sourcesHash(), document: await bundleDocument() };
+  return `${JSON.stringify(bundle, null, 1)}\n`;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const text = await bundleText();
+  if (process.argv.includes('--check')) {
+    let current = '';
+    try {
+      current = readFileSync(BUNDLE_PATH, 'utf8');
+    } catch {
+      // missing: stale
+    }
+    if (current !== text) {
+      process.stderr.write(`${BUNDLE_PATH} is stale: run \`npm run gen:types\`\n`);
+      process.exitCode = 1;
+    }
+  } else {
+    writeFileSync(BUNDLE_PATH, text);
+  }
+}

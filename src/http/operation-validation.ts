@@ -1,0 +1,150 @@
+/**
+ * Request and response validation of one documented operation with the validators compiled from
+ * the document at build time (src/openapi/compiled.ts). The route express matched names the
+ * operation (src/http/operation-routes.ts), so nothing is searched per request.
+ *
+ * - Path, query and header parameters are checked with coercion (`?limit=10` is the integer 10,
+ *   and handlers read the coerced query); path parameters stay strings for the handlers.
+ * - Bodies are never coerced: `"name": 12345` is a 400 naming `name`. The document's `default`s are
+ *   filled in, as OpenMetadata does when it reads a request.
+ * - Unknown query parameters are ignored, as the real server does (real clients send extra ones).
+ * - A response is checked against the schema documented for its status; a response the document
+ *   does not allow is a server bug, answered 500 by the error renderer.
+ */
+import type { Request } from 'express';
+import type { CompiledFunction, CompiledValidators, OperationEntry } from '../openapi/compiled.ts';
+import { detailsMessage, requestDetails } from '../openapi/validation-details.ts';
+import { ApiError } from './errors.ts';
+import type { ErrorDetail } from './errors.ts';
+
+/** A response the document does not allow: rendered as a 500 (src/http/render-error.ts). */
+export class ResponseValidationError extends Error {
+  constructor(
+    message: string,
+    readonly details: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'ResponseValidationError';
+  }
+}
+
+export interface BoundOperation {
+  readonly entry: OperationEntry;
+  /** Throws the 400 / 415 ApiError of an invalid request; coerces the query in place. */
+  validateRequest(req: Request): void;
+  /** Throws a ResponseValidationError when `body` is not what the document allows for `status`. */
+  validateResponse(status: number, body: unknown): void;
+  /** The documented error statuses (4xx/5xx) of the operation. */
+  readonly errorStatuses: readonly number[];
+}
+
+function lookup(functions: Record<string, CompiledFunction>, name: string): CompiledFunction {
+  const fn = functions[name];
+  if (!fn) throw new Error(`compiled validator ${name} is missing: run \`npm run build\``);
+  return fn;
+}
+
+/** `application/json; charset=utf-8` → `application/json`. */
+function mediaTypeOf(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const semi = header.indexOf(';');
+  return (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase();
+}
+
+/** Whether a request carries a body at all (RFC 9110: a length, or a transfer coding). */
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** The documented media type a request's Content-Type selects (`application/*` and `*\/*` match too). */
+function selectMediaType(content: Record<string, string | null>, mediaType: string): string | undefined {
+  if (mediaType in content) return mediaType;
+  const [type] = mediaType.split('/');
+  if (`${type}/*` in content) return `${type}/*`;
+  return '*/*' in content ? '*/*' : undefined;
+}
+
+/** The response entry for a status: exact, then `4XX`-style ranges, then `default`. */
+function responseFor(entry: OperationEntry, status: number): Record<string, string | null> | undefined {
+  return entry.responses[String(status)] ?? entry.responses[`${Math.floor(status / 100)}XX`] ?? entry.responses.default;
+}
+
+export function bindOperation(entry: OperationEntry, compiled: CompiledValidators): BoundOperation {
+  const params = entry.params ? lookup(compiled.params, entry.params) : undefined;
+  const hasQuery = params !== undefined;
+  const body = entry.body;
+  const bodyValidators = new Map<string, CompiledFunction | undefined>();
+  for (const [mediaType, name] of Object.entries(body?.content ?? {})) bodyValidators.set(mediaType, name ? lookup(compiled.requests, name) : undefined);
+  const accepted = Object.keys(body?.content ?? {});
+  const responses = new Map<string, Map<string, CompiledFunction | undefined>>();
+  for (const [status, content] of Object.entries(entry.responses)) {
+    responses.set(status, new Map(Object.entries(content).map(([mediaType, name]) => [mediaType, name ? lookup(compiled.responses, name) : undefined])));
+  }
+  const where = `${entry.method} ${entry.path}`;
+
+  const checkParams = (req: Request): void => {
+    if (!params) return;
+    // express 5 parses `req.query` anew on every read: keep one object, so the coerced values stay.
+    const query = req.query as Record<string, unknown>;
+    Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
+    // A copy of the path parameters: handlers read them as strings.
+    const values = { params: { ...req.params }, query, headers: req.headers };
+    if (!params(values)) {
+      const details = requestDetails(params.errors ?? []);
+      throw ApiError.badRequest(detailsMessage(details), details);
+    }
+  };
+
+  /** The documented media type of the request's body; undefined when there is no body to check. */
+  const checkMediaType = (req: Request): string | undefined => {
+    if (!body) return undefined;
+    const present = hasBody(req);
+    if (!present && !body.required) return undefined;
+    const mediaType = mediaTypeOf(req.headers['content-type']);
+    if (mediaType === undefined) {
+      throw new ApiError(415, `Missing Content-Type header: send the request body as ${accepted.join(' or ')}`);
+    }
+    const selected = selectMediaType(body.content, mediaType);
+    if (selected === undefined) {
+      throw new ApiError(415, `Unsupported Content-Type ${mediaType}: send the request body as ${accepted.join(' or ')}`);
+    }
+    if (!present) {
+      const details = [{ path: '/body', message: 'body must not be null' }];
+      throw ApiError.badRequest(detailsMessage(details), details);
+    }
+    return selected;
+  };
+
+  const checkBody = (req: Request, mediaType: string): void => {
+    const validate = bodyValidators.get(mediaType);
+    if (validate && !validate(req.body)) {
+      const details = requestDetails(validate.errors ?? [], 'body');
+      throw ApiError.badRequest(detailsMessage(details), details);
+    }
+  };
+
+  return {
+    entry,
+    errorStatuses: Object.keys(entry.responses)
+      .map(Number)
+      .filter((status) => status >= 400),
+    validateRequest(req) {
+      // A body of the wrong kind is answered 415 before anything else is looked at.
+      const mediaType = checkMediaType(req);
+      if (hasQuery) checkParams(req);
+      if (mediaType !== undefined) checkBody(req, mediaType);
+    },
+    validateResponse(status, value) {
+      const documented = responseFor(entry, status);
+      if (!documented) throw new ResponseValidationError(`status ${status} is not documented for ${where}`, []);
+      const byType = responses.get(String(status)) ?? responses.get(`${Math.floor(status / 100)}XX`) ?? responses.get('default');
+      if (!byType || byType.size === 0) return;
+      const validate = byType.get('application/json') ?? byType.values().next().value;
+      if (validate && !validate(value)) {
+        const details = (validate.errors ?? []).map((e) => ({ path: `/response${e.instancePath}`, message: `${e.message ?? e.keyword}${e.params.unevaluatedProperty ? ` (${String(e.params.unevaluatedProperty)})` : ''}` }));
+        throw new ResponseValidationError(`the ${status} response of ${where} does not match the document: ${details.map((d) => `${d.path} ${d.message}`).join(', ')}`, details);
+      }
+    },
+  };
+}

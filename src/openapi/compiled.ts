@@ -1,0 +1,91 @@
+/**
+ * The validators compiled from the document at build time (`npm run build:validators`, written by
+ * scripts/compile-validators.ts into openapi/generated/validators/): Ajv standalone code for every
+ * operation's parameters, request bodies and responses, and for every component schema, plus a
+ * table of the operations. This module is the one place that loads them and the contract between
+ * the generator and the server: the shapes below are what the generator writes.
+ *
+ * Nothing is compiled at run time: loading the module costs a few milliseconds.
+ */
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { ProfileName } from '../config/profiles.ts';
+
+/** An Ajv validate function as standalone code exports it. */
+export interface CompiledFunction {
+  (data: unknown): boolean;
+  errors?: AjvError[] | null;
+}
+
+export interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** One documented operation, as the generator describes it. Names refer to exported functions. */
+export interface OperationEntry {
+  method: string;
+  /** The document's path template: `/v1/containers/{id}` (API) or `/__admin/reset` (Admin API). */
+  path: string;
+  operationId: string;
+  /** The operation's `x-permission`, when it declares one. */
+  permission?: string;
+  /** Validates `{params, query, headers}`, coercing their values to the declared types. */
+  params?: string;
+  /** Names of the declared path parameters, in path order. */
+  pathParams: string[];
+  body?: { required: boolean; content: Record<string, string | null> };
+  /** Status (`200`, `4XX`, `default`) → media type → validator name (`null`: no schema). */
+  responses: Record<string, Record<string, string | null>>;
+}
+
+/** The operations of one document; the API's differ by profile where the profile overlay does. */
+export interface OperationTable {
+  operations: OperationEntry[];
+  /** Per profile, the entries (by index) that differ from `operations`. */
+  overrides?: Partial<Record<ProfileName, Record<string, OperationEntry>>>;
+  /** Per profile, component schema name → validator name (the profile's variant). */
+  components: Partial<Record<ProfileName | 'default', Record<string, string>>>;
+}
+
+export interface CompiledValidators {
+  /** sha256 of openapi/generated/openapi.bundle.json and openapi/admin.yaml when compiled. */
+  source: string;
+  /** Parameters: coercing validators (a query string's `"10"` becomes `10`). */
+  params: Record<string, CompiledFunction>;
+  /** Request bodies: never coercing; fill in the document's `default`s as the real server does. */
+  requests: Record<string, CompiledFunction>;
+  /** Responses and component schemas: neither coercing nor changing the value. */
+  responses: Record<string, CompiledFunction>;
+  tables: { api: OperationTable; admin: OperationTable };
+}
+
+export const COMPILED_PATH = fileURLToPath(new URL('../../openapi/generated/validators/index.cjs', import.meta.url));
+
+let loaded: CompiledValidators | undefined;
+
+export function compiledValidators(): CompiledValidators {
+  if (loaded) return loaded;
+  try {
+    loaded = createRequire(import.meta.url)(COMPILED_PATH) as CompiledValidators;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'MODULE_NOT_FOUND') throw new Error(`The compiled validators are missing (${COMPILED_PATH}): run \`npm run build\``);
+    throw error;
+  }
+  return loaded;
+}
+
+/** The operations of a document as the given profile serves them. */
+export function operationsOf(table: OperationTable, profile: ProfileName): OperationEntry[] {
+  const overrides = table.overrides?.[profile];
+  if (!overrides) return table.operations;
+  return table.operations.map((op, index) => overrides[String(index)] ?? op);
+}
+
+/** Component schema name → validator name, for the given profile. */
+export function componentsOf(table: OperationTable, profile: ProfileName): Record<string, string> {
+  return { ...table.components.default, ...table.components[profile] };
+}

@@ -1,0 +1,377 @@
+/**
+ * The published package, as a user gets it: `npm pack`, then `npm install <tarball>` into an empty
+ * project, and there the installed `catalog-kit` command (serve, token, conform), the client
+ * imported from plain JavaScript, the programmatic API of README.md "Programmatic API", and a
+ * TypeScript consumer compiled against the shipped declarations (`node16` resolution).
+ *
+ * It packs the existing dist/ (scripts/build.mjs; built here only when absent) without running
+ * `prepare`, so it never rebuilds dist/ under other test files that run the built command.
+ * The install is offline-first from the npm cache and runs no install scripts: the test asserts
+ * there are none instead of executing them. Everything binds to 127.0.0.1; the one long-running
+ * process, the installed `serve`, is stopped by its PID.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { builtinModules } from 'node:module';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The repository's own compiler: compiling the consumer downloads nothing. */
+const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+const BASE_URL = /(http:\/\/127\.0\.0\.1:\d+\/api)/;
+const JWT = /(eyJ[\w-]+\.[\w-]+\.[\w-]+)/;
+const STEP_TIMEOUT_MS = 90_000;
+/** Generous: the whole file takes ~25 s alone, but shares two cores with the rest of `npm test`. */
+const TEST = { timeout: 2 * STEP_TIMEOUT_MS };
+
+interface Output {
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion; rejects with its output when it fails. */
+function run(command: string, args: string[], cwd: string): Promise<Output> {
+  return new Promise((resolve, reject) => {
+    // A shell only on Windows, where npm is npm.cmd.
+    execFile(command, args, { cwd, timeout: STEP_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, shell: process.platform === 'win32' }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) failed: ${error.message}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`));
+      else resolve({ stdout, stderr });
+    });
+  });
+}
+
+/** Everything below `dir`, as paths relative to it with `/` separators. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => statSync(path.join(dir, file)).isFile())
+    .map((file) => file.split(path.sep).join('/'));
+}
+
+/**
+ * The module specifiers a JavaScript file loads: static and dynamic imports, re-exports, and
+ * string arguments of require-like calls (`require(x)`, `createRequire(...).resolve(x)`,
+ * `requireFromX(x)`), read from the syntax tree so comments and strings do not count.
+ */
+function specifiersOf(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      found.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node)) {
+      const [first] = node.arguments;
+      const callee = node.expression.getText(source);
+      const loads = node.expression.kind === ts.SyntaxKind.ImportKeyword || /require/i.test(callee);
+      if (loads && first && ts.isStringLiteralLike(first)) found.push(first.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** `@scope/name/sub/path` → `@scope/name`; `name/sub` → `name`. */
+function packageNameOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+function isBuiltin(specifier: string): boolean {
+  return specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!);
+}
+
+/** Every package directory under a node_modules folder, nested ones included. */
+function installedPackages(nodeModules: string): string[] {
+  if (!existsSync(nodeModules)) return [];
+  const found: string[] = [];
+  for (const entry of readdirSync(nodeModules)) {
+    if (entry.startsWith('.')) continue;
+    const dirs = entry.startsWith('@') ? readdirSync(path.join(nodeModules, entry)).map((name) => path.join(nodeModules, entry, name)) : [path.join(nodeModules, entry)];
+    for (const dir of dirs) {
+      if (!existsSync(path.join(dir, 'package.json'))) continue;
+      found.push(dir, ...installedPackages(path.join(dir, 'node_modules')));
+    }
+  }
+  return found;
+}
+
+interface Manifest {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+  exports: Record<string, string | Record<string, string>>;
+  dependencies: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+let work: string;
+let project: string;
+/** node_modules/catalog-kit in the consumer project. */
+let installed: string;
+let manifest: Manifest;
+/** Paths in the tarball, relative to its `package/` root. */
+let packedFiles: string[];
+let server: ChildProcess | undefined;
+let baseUrl: string;
+let token: string;
+
+const bin = (): string => path.join(project, 'node_modules/.bin', process.platform === 'win32' ? 'catalog-kit.cmd' : 'catalog-kit');
+
+beforeAll(async () => {
+  if (!existsSync(path.join(ROOT, 'dist/bin/catalog-kit.js'))) await run(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], ROOT);
+  work = mkdtempSync(path.join(tmpdir(), 'catalog-kit-pack-'));
+  const packed = JSON.parse((await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT)).stdout) as [{ filename: string; files: { path: string }[] }];
+  packedFiles = packed[0].files.map((f) => f.path);
+
+  project = path.join(work, 'project');
+  mkdirSync(project);
+  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'catalog-kit-consumer', private: true, type: 'module' }));
+  await run('npm', ['install', path.join(work, packed[0].filename), '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], project);
+  installed = path.join(project, 'node_modules/catalog-kit');
+  manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Manifest;
+}, 2 * STEP_TIMEOUT_MS);
+
+afterAll(async () => {
+  if (server && server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise((resolve) => server!.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  if (work) rmSync(work, { recursive: true, force: true });
+}, STEP_TIMEOUT_MS);
+
+describe('the tarball ships only the build', () => {
+  it('holds package.json, README.md and dist/ only: no sources but declarations, no tests', () => {
+    expect(packedFiles).toContain('package.json');
+    expect(packedFiles).toContain('README.md');
+    expect(packedFiles.filter((f) => f !== 'package.json' && f !== 'README.md' && !f.startsWith('dist/'))).toEqual([]);
+    expect(packedFiles.filter((f) => /\.(ts|mts|cts)$/.test(f) && !/\.d\.ts$/.test(f))).toEqual([]);
+    expect(packedFiles.filter((f) => /\.test\.|(^|\/)(robustness|security)\//.test(f))).toEqual([]);
+  });
+
+  it('holds the command and every exports target, JavaScript with declarations, and no wildcard export', () => {
+    const targets = [...Object.values(manifest.bin), ...Object.values(manifest.exports).flatMap((t) => (typeof t === 'string' ? [t] : Object.values(t)))];
+    for (const target of targets) expect(packedFiles, target).toContain(path.posix.normalize(target));
+    for (const [entry, target] of Object.entries(manifest.exports)) {
+      expect(entry).not.toContain('*');
+      if (entry === './package.json') continue;
+      expect(target, entry).toEqual({ types: expect.stringMatching(/\.d\.ts$/), default: expect.stringMatching(/\.js$/) });
+      expect(Object.keys(target), `${entry}: types first`).toEqual(['types', 'default']);
+    }
+  });
+});
+
+describe('installing it', TEST, () => {
+  it('runs no install script in any installed package and installs no telemetry (@scarf/scarf)', () => {
+    const packages = installedPackages(path.join(project, 'node_modules'));
+    expect(packages.length).toBeGreaterThan(10);
+    const withScripts = packages.flatMap((dir) => {
+      const { name, scripts = {} } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name: string; scripts?: Record<string, string> };
+      const hooks = ['preinstall', 'install', 'postinstall'].filter((hook) => scripts[hook]);
+      // npm runs `node-gyp rebuild` for a binding.gyp even without an install script.
+      if (existsSync(path.join(dir, 'binding.gyp'))) hooks.push('binding.gyp');
+      return hooks.map((hook) => `${name}: ${hook}`);
+    });
+    expect(withScripts).toEqual([]);
+    expect(packages.map((dir) => path.relative(project, dir).split(path.sep).join('/')).filter((dir) => dir.endsWith('node_modules/@scarf/scarf'))).toEqual([]);
+  });
+
+  it('no shipped file imports a package outside its dependencies (no development dependency at run time)', () => {
+    const allowed = new Set(Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.peerDependencies }));
+    const offenders = filesUnder(path.join(installed, 'dist'))
+      .filter((file) => /\.(c|m)?js$/.test(file))
+      .flatMap((file) => specifiersOf(path.join(installed, 'dist', file)).map((specifier) => ({ file, specifier })))
+      .filter(({ specifier }) => !specifier.startsWith('.') && !isBuiltin(specifier) && !allowed.has(packageNameOf(specifier)))
+      .map(({ file, specifier }) => `dist/${file} imports ${specifier}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it('ships no test-only module: every compiled module is reachable from the command or an export', () => {
+    const entries = [...Object.values(manifest.bin), ...Object.values(manifest.exports).map((t) => (typeof t === 'string' ? t : t.default!))]
+      .filter((target) => target.endsWith('.js'))
+      .map((target) => path.join(installed, target));
+    const reached = new Set<string>();
+    const pending = [...entries];
+    while (pending.length > 0) {
+      const file = pending.pop()!;
+      if (reached.has(file)) continue;
+      reached.add(file);
+      for (const specifier of specifiersOf(file)) {
+        if (specifier.startsWith('.')) pending.push(path.resolve(path.dirname(file), specifier));
+      }
+    }
+    const compiled = filesUnder(path.join(installed, 'dist')).filter((f) => /^(src|conformance|bin)\/.*\.js$/.test(f));
+    expect(compiled.length).toBeGreaterThan(50);
+    expect(compiled.filter((f) => !reached.has(path.join(installed, 'dist', f)))).toEqual([]);
+  });
+});
+
+describe('the installed command', TEST, () => {
+  it('--help prints the commands', async () => {
+    const { stdout } = await run(bin(), ['--help'], project);
+    expect(stdout).toMatch(/Usage: catalog-kit/);
+    for (const command of ['serve', 'token', 'conform']) expect(stdout).toContain(command);
+  });
+
+  it('token prints a JWT', async () => {
+    const { stdout } = await run(bin(), ['token'], project);
+    token = JWT.exec(stdout)?.[1] ?? '';
+    expect(token, stdout).not.toBe('');
+  });
+
+  it('serve --port 0 prints the base URL it listens on, with the default fixtures loaded', async () => {
+    const proc = spawn(bin(), ['serve', '--port', '0', '--host', '127.0.0.1', '--log', 'quiet'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    server = proc;
+    baseUrl = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      let err = '';
+      const timer = setTimeout(() => reject(new Error(`serve printed no base URL within ${STEP_TIMEOUT_MS} ms:\n${out}\n${err}`)), STEP_TIMEOUT_MS);
+      proc.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const url = BASE_URL.exec(out)?.[1];
+        if (url) {
+          clearTimeout(timer);
+          resolve(url);
+        }
+      });
+      proc.stderr.on('data', (chunk: Buffer) => void (err += chunk.toString()));
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`serve exited (${code}) before printing its URL:\n${out}\n${err}`));
+      });
+    });
+    const res = await fetch(`${baseUrl}/v1/containers?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(1);
+  });
+
+  it('conform, without --target, passes every rule against its in-process server', async () => {
+    const { stdout } = await run(bin(), ['conform', '--runs', '2', '--seed', '1'], project);
+    const last = stdout.trimEnd().split('\n').at(-1) ?? '';
+    expect(last, stdout).toMatch(/^\d+ passed, 0 failed/);
+    expect(Number(/^(\d+) passed/.exec(last)?.[1])).toBeGreaterThan(0);
+  });
+});
+
+describe('the installed library', TEST, () => {
+  it('a plain .mjs file imports the client and calls the running server', async () => {
+    writeFileSync(
+      path.join(project, 'client.mjs'),
+      `import { createCatalogClient } from 'catalog-kit/client';
+const [baseUrl, token] = process.argv.slice(2);
+const catalog = createCatalogClient({ baseUrl, token });
+const version = await catalog.GET('/v1/system/version');
+const containers = await catalog.GET('/v1/containers', { params: { query: { limit: 2 } } });
+const anonymous = await createCatalogClient({ baseUrl }).GET('/v1/containers');
+console.log(JSON.stringify({
+  version: [version.response.status, version.data?.version],
+  containers: [containers.response.status, containers.data?.data.length],
+  anonymous: anonymous.response.status,
+}));
+`,
+    );
+    const { stdout } = await run(process.execPath, ['client.mjs', baseUrl, token], project);
+    expect(JSON.parse(stdout)).toEqual({
+      version: [200, manifest.version],
+      containers: [200, 2],
+      anonymous: 401,
+    });
+  });
+
+  it('the package root gives the programmatic API of README.md: server, token, client, conformance', async () => {
+    writeFileSync(
+      path.join(project, 'programmatic.mjs'),
+      `import { createCatalogClient, runConformance, signToken, startServer } from 'catalog-kit';
+const server = await startServer({ port: 0, host: '127.0.0.1', fixtures: 'default', log: () => {} });
+try {
+  const token = await signToken({ user: 'admin', role: 'Admin' });
+  const catalog = createCatalogClient({ baseUrl: server.baseUrl, token });
+  const { data } = await catalog.GET('/v1/tables', { params: { query: { limit: 3 } } });
+  const report = await runConformance({ baseUrl: server.baseUrl, token, runs: 1, seed: 1, phases: { random: false } });
+  console.log(JSON.stringify({ tables: data.data.length, passed: report.passed > 0, failed: report.failed }));
+} finally {
+  await server.close();
+}
+`,
+    );
+    const { stdout } = await run(process.execPath, ['programmatic.mjs'], project);
+    expect(JSON.parse(stdout)).toEqual({ tables: 3, passed: true, failed: 0 });
+  });
+
+  it('a TypeScript consumer (node16 resolution) compiles against the client, catalog-kit/schema and the package root, and runs', async () => {
+    writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'node16',
+          moduleResolution: 'node16',
+          target: 'ES2022',
+          lib: ['ES2022', 'DOM'],
+          // Nothing from the consumer's own @types: what the declarations need, the package brings.
+          types: [],
+          strict: true,
+          // The shipped declarations are checked too, not only their use.
+          skipLibCheck: false,
+          outDir: 'out',
+          rootDir: '.',
+        },
+        files: ['consumer.ts', 'api.ts'],
+      }),
+    );
+    writeFileSync(
+      path.join(project, 'consumer.ts'),
+      `import { createCatalogClient, type CatalogClient } from 'catalog-kit/client';
+import type { components } from 'catalog-kit/schema';
+
+type Table = components['schemas']['Table'];
+const describeTable = (table: Table): string => table.fullyQualifiedName;
+
+const catalog: CatalogClient = createCatalogClient({ baseUrl: ${JSON.stringify(baseUrl)}, token: ${JSON.stringify(token)} });
+const { data, error, response } = await catalog.GET('/v1/tables', { params: { query: { limit: 1 } } });
+if (error !== undefined || data === undefined) throw new Error('GET /v1/tables answered ' + response.status);
+console.log(JSON.stringify({ status: response.status, tables: data.data.map(describeTable) }));
+
+// The declarations carry the contract, not \`any\`: if they did not, these expected errors would
+// not happen, and an unused @ts-expect-error fails the compilation.
+// @ts-expect-error: not a path of the API
+export const unknownPath = () => catalog.GET('/v1/no-such-path');
+// @ts-expect-error: not a field of Table
+export const unknownField = (table: Table) => table.noSuchField;
+`,
+    );
+    // Compiled, not run (the .mjs test above runs the same calls).
+    writeFileSync(
+      path.join(project, 'api.ts'),
+      `import { createCatalogClient, runConformance, signToken, startServer, type ConformanceReport, type RunningServer } from 'catalog-kit';
+
+export async function conformanceOfAFreshServer(): Promise<ConformanceReport> {
+  const server: RunningServer = await startServer({ port: 0, host: '127.0.0.1', fixtures: 'default', log: () => {} });
+  try {
+    const token = await signToken({ user: 'admin', role: 'Admin' });
+    const tables = await createCatalogClient({ baseUrl: server.baseUrl, token }).GET('/v1/tables');
+    const names: string[] | undefined = tables.data?.data.map((table) => table.name);
+    void names;
+    return await runConformance({ baseUrl: server.baseUrl, token, runs: 1 });
+  } finally {
+    await server.close();
+  }
+}
+// @ts-expect-error: not a role
+export const wrongRole = () => signToken({ role: 'Superuser' });
+// @ts-expect-error: runConformance needs a token
+export const noToken = () => runConformance({ baseUrl: 'http://127.0.0.1:8585/api' });
+`,
+    );
+    await run(process.execPath, [TSC, '-p', 'tsconfig.json'], project);
+    const { stdout } = await run(process.execPath, ['out/consumer.js'], project);
+    const result = JSON.parse(stdout) as { status: number; tables: string[] };
+    expect(result.status).toBe(200);
+    expect(result.tables).toHaveLength(1);
+    expect(result.tables[0]).toMatch(/\./);
+  });
+});
