@@ -1,13 +1,21 @@
 /**
- * Cold start (issue 7 item 3): from spawning `node bin/catalog-kit.js serve --port 0 --fixtures
- * default` to the first successful authenticated request, median of N. The token is signed before
- * the clock starts; the clock stops when `GET /api/v1/containers?limit=1` answers 200.
+ * Cold start: from spawning the built command (`node dist/bin/catalog-kit.js serve --port 0
+ * --fixtures default`) to the first successful authenticated request, median of N. The token is
+ * signed before the clock starts; the clock stops when `GET /api/v1/containers?limit=1` answers
+ * 200. Also the short commands a user types (`--help`, `token`): spawn to exit.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { signToken } from '../src/auth/tokens.ts';
 
-const BIN = fileURLToPath(new URL('../bin/catalog-kit.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../dist/bin/catalog-kit.js', import.meta.url));
+
+function requireBuild(): void {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first`);
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export interface ColdStartResult {
   command: string;
@@ -53,6 +61,7 @@ async function once(args: string[], token: string): Promise<{ ms: number; contai
 }
 
 export async function runColdStart(runs: number, fixtures: string): Promise<ColdStartResult> {
+  requireBuild();
   const token = await signToken({ user: 'admin', role: 'Admin' });
   const args = ['serve', '--port', '0', '--fixtures', fixtures];
   const runsMs: number[] = [];
@@ -62,6 +71,27 @@ export async function runColdStart(runs: number, fixtures: string): Promise<Cold
     runsMs.push(result.ms);
     containers = result.containers;
   }
-  const sorted = [...runsMs].sort((a, b) => a - b);
-  return { command: `node bin/catalog-kit.js ${args.join(' ')}`, runsMs, medianMs: sorted[Math.floor(sorted.length / 2)]!, containersAtStart: containers };
+  return { command: `node dist/bin/catalog-kit.js ${args.join(' ')}`, runsMs, medianMs: median(runsMs), containersAtStart: containers };
+}
+
+export interface CommandTiming {
+  command: string;
+  runsMs: number[];
+  medianMs: number;
+}
+
+/** Spawn to exit of a short command (median of N); it must exit 0. */
+export async function timeCommand(args: string[], runs: number): Promise<CommandTiming> {
+  requireBuild();
+  const runsMs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let errors = '';
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    if (code !== 0) throw new Error(`catalog-kit ${args.join(' ')} exited with ${code}: ${errors}`);
+    runsMs.push(performance.now() - started);
+  }
+  return { command: `catalog-kit ${args.join(' ')}`, runsMs, medianMs: median(runsMs) };
 }
