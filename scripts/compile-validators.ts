@@ -12,7 +12,8 @@
  *   and the operations using them get a profile entry in the table.
  * - Documentation-only keys are dropped first: they would only make the code larger.
  *
- * Output: openapi/generated/validators/{params,requests,responses}.cjs, operations.json, index.cjs.
+ * Output: openapi/generated/validators/{params,requests,responses}.cjs, operations.json,
+ * admin-document.json (openapi/admin.yaml as JSON) and index.cjs.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -287,6 +288,8 @@ export async function compileValidators(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const [name, unit] of Object.entries(units)) files.set(`${name}.cjs`, unit.code());
   files.set('operations.json', `${JSON.stringify(tables)}\n`);
+  // The Admin API's document as JSON, so the server parses no YAML at start-up.
+  files.set('admin-document.json', `${JSON.stringify(parse(adminText))}\n`);
   files.set(
     'index.cjs',
     [
@@ -297,6 +300,7 @@ export async function compileValidators(): Promise<Map<string, string>> {
       "exports.requests = require('./requests.cjs');",
       "exports.responses = require('./responses.cjs');",
       "exports.tables = require('./operations.json');",
+      "Object.defineProperty(exports, 'adminDocument', { enumerable: true, get: () => require('./admin-document.json') });",
       '',
     ].join('\n'),
   );

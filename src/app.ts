@@ -30,6 +30,7 @@ import { authorize } from './http/authorize.ts';
 import { ApiError } from './http/errors.ts';
 import { limitNesting } from './http/body-limits.ts';
 import { dispatchByCollection } from './http/collection-router.ts';
+import { compose, under, withBody } from './http/compose.ts';
 import { mountFaultSwitch } from './http/fault-switch.ts';
 import { faultMiddleware, faultPreAuthMiddleware } from './http/faults.ts';
 import { operationRoutes, unmatchedRoute, validateJsonResponses } from './http/operation-routes.ts';
@@ -90,14 +91,22 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   const faults = options.allowFaults ? mountFaultSwitch(app) : undefined;
-  app.use(dev.beforeBody);
-  app.use(express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }));
-  app.use(express.text({ limit, type: 'text/plain' }));
-  app.use(limitNesting());
-  app.use(dev.afterBody);
-  if (faults) app.use('/api', faultPreAuthMiddleware(faults.active));
-  app.use('/api', authenticate(verifier, (name) => ensureUser(ctx, name)));
-  if (faults) app.use('/api', faultMiddleware(faults.active));
+  const beforeAuthentication = [
+    ...dev.beforeBody,
+    // Most requests have no body: the parsers and the depth check run only for those that do.
+    withBody(compose([express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }), express.text({ limit, type: 'text/plain' }), limitNesting()])),
+    ...dev.afterBody,
+  ];
+  const authentication = under('/api', authenticate(verifier, (name) => ensureUser(ctx, name)));
+  if (faults) {
+    // The self-test's faults rewrite URLs relative to their mount point: mounted as express does.
+    app.use(compose(beforeAuthentication));
+    app.use('/api', faultPreAuthMiddleware(faults.active));
+    app.use(authentication);
+    app.use('/api', faultMiddleware(faults.active));
+  } else {
+    app.use(compose([...beforeAuthentication, authentication]));
+  }
   const router = express.Router();
   const routes = operationRoutes(router, {
     prefix: '/api',

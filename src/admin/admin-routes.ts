@@ -3,11 +3,8 @@
  * Its own small OpenAPI document validates its requests and responses, as the main one does for
  * `/api`. No authentication: it is a local development tool, bound to 127.0.0.1 like the server.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { Router } from 'express';
-import { parse } from 'yaml';
 import type { CatalogContext } from '../domain/context.ts';
 import { operationRoutes, unmatchedRoute } from '../http/operation-routes.ts';
 import { compiledValidators } from '../openapi/compiled.ts';
@@ -15,10 +12,9 @@ import type { FaultSettings, ErrorRule, LatencyRule } from './injection.ts';
 import type { Journal } from './journal.ts';
 import { exportState, importState } from './state.ts';
 
-export const ADMIN_DOCUMENT_PATH = fileURLToPath(new URL('../../openapi/admin.yaml', import.meta.url));
-
+/** The Admin API's document (openapi/admin.yaml), as the build wrote it. */
 export function loadAdminDocument(): Record<string, unknown> {
-  return parse(readFileSync(ADMIN_DOCUMENT_PATH, 'utf8')) as Record<string, unknown>;
+  return compiledValidators().adminDocument;
 }
 
 export interface AdminDeps {

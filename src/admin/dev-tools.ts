@@ -5,12 +5,12 @@
  * fixtures) and its persistence. All of it is off or neutral by default, so `createApp()` in
  * tests stays a bare, empty, silent server.
  */
-import express from 'express';
 import type { RequestHandler, Router } from 'express';
 import type { CatalogContext } from '../domain/context.ts';
 import { docsRouter } from '../docs/docs-routes.ts';
 import { loadFixtures, resolveFixturesDir } from '../fixtures/load-fixtures.ts';
 import type { CorsOptions } from '../http/cors.ts';
+import { isUnder, under } from '../http/compose.ts';
 import { cors } from '../http/cors.ts';
 import type { LogFormat } from '../http/request-log.ts';
 import { requestLog } from '../http/request-log.ts';
@@ -41,9 +41,9 @@ export interface DevTools {
   journal: Journal;
   persister: Persister | undefined;
   /** Before the body parser: CORS, request log, docs and documents. */
-  beforeBody: Router;
+  beforeBody: RequestHandler[];
   /** After the body parser, before authentication: Admin API, injected latency and errors. */
-  afterBody: Router;
+  afterBody: RequestHandler[];
   /** After request validation, before authorisation: `Prefer: code=<status>`. */
   afterValidation: RequestHandler;
 }
@@ -61,31 +61,29 @@ export function setupDevTools(ctx: CatalogContext, document: OpenApiDocument, op
 
   const faults = new FaultSettings(options.random);
   const journal = new Journal();
-  const adminDocument = loadAdminDocument();
 
-  const beforeBody = express.Router();
-  beforeBody.use(cors(options.corsOrigins ? { origins: options.corsOrigins } : {}));
-  beforeBody.use(requestLog(options.requestLog ?? 'quiet', log, journal));
+  const beforeBody: RequestHandler[] = [];
+  beforeBody.push(cors(options.corsOrigins ? { origins: options.corsOrigins } : {}));
+  beforeBody.push(requestLog(options.requestLog ?? 'quiet', log, journal));
   if (persister) {
-    beforeBody.use((req, res, next) => {
+    beforeBody.push((req, res, next) => {
       if (WRITE_METHODS.has(req.method)) res.once('finish', () => res.statusCode < 400 && persister.schedule());
       next();
     });
   }
   // None of the docs routes is under /api: API requests skip their router (issue 7 hot path).
-  const docs = docsRouter(document, adminDocument);
-  beforeBody.use((req, res, next) => (req.path.toLowerCase().startsWith('/api/') ? next() : docs(req, res, next)));
+  const docs = docsRouter(document, loadAdminDocument);
+  beforeBody.push((req, res, next) => (isUnder(req.path, '/api') ? next() : docs(req, res, next)));
 
-  const afterBody = express.Router();
+  const afterBody: RequestHandler[] = [];
   // Built on the first Admin API request, and passed by every other request: its validator costs
   // ≈ 0.2 s to build and a few promise hops per request it is handed (issue 7, docs/performance.md).
   let admin: Router | undefined;
-  afterBody.use((req, res, next) => {
-    const path = req.path.toLowerCase();
-    if (path !== '/__admin' && !path.startsWith('/__admin/')) return next();
+  afterBody.push((req, res, next) => {
+    if (!isUnder(req.path, '/__admin')) return next();
     admin ??= adminRouter({ ctx, faults, journal, reset, changed: () => persister?.schedule() });
     admin(req, res, next);
   });
-  afterBody.use('/api', injectFaults(faults));
+  afterBody.push(under('/api', injectFaults(faults)));
   return { faults, journal, persister, beforeBody, afterBody, afterValidation: preferCode() };
 }

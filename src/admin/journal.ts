@@ -9,21 +9,26 @@ export interface JournalEntry {
 }
 
 export class Journal {
+  /** A ring: `next` is where the next entry goes; adding is O(1) on every request. */
   private entries: JournalEntry[] = [];
+  private next = 0;
 
   constructor(readonly capacity = 500) {}
 
   add(entry: JournalEntry): void {
-    this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    if (this.entries.length < this.capacity) this.entries.push(entry);
+    else this.entries[this.next] = entry;
+    this.next = (this.next + 1) % this.capacity;
   }
 
   /** The last `limit` entries, newest first (what a UI developer looks for). */
   recent(limit = this.capacity): JournalEntry[] {
-    return this.entries.slice(-limit).reverse();
+    const inOrder = this.entries.length < this.capacity ? this.entries : [...this.entries.slice(this.next), ...this.entries.slice(0, this.next)];
+    return inOrder.slice(-limit).reverse();
   }
 
   clear(): void {
     this.entries = [];
+    this.next = 0;
   }
 }

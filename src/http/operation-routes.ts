@@ -12,6 +12,7 @@ import type { Express, NextFunction, Request, RequestHandler, Response, Router }
 import type { CompiledValidators, OperationEntry } from '../openapi/compiled.ts';
 import type { BoundOperation } from './operation-validation.ts';
 import { bindOperation } from './operation-validation.ts';
+import { compose } from './compose.ts';
 import { ApiError } from './errors.ts';
 
 type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
@@ -77,7 +78,7 @@ export function operationRoutes(router: Router, options: OperationRoutesOptions)
       }
       next();
     };
-    router[method](path, validate, ...stages, handler);
+    router[method](path, compose([validate, ...stages]), handler);
   };
 
   const routes = Object.fromEntries(METHODS.map((m) => [m, (path: string, handler: RequestHandler) => mount(m, path, handler)])) as OperationRoutes;

@@ -14,6 +14,7 @@
 import type { Request } from 'express';
 import type { CompiledFunction, CompiledValidators, OperationEntry } from '../openapi/compiled.ts';
 import { detailsMessage, requestDetails } from '../openapi/validation-details.ts';
+import { hasBody } from './compose.ts';
 import { ApiError } from './errors.ts';
 import type { ErrorDetail } from './errors.ts';
 
@@ -51,11 +52,6 @@ function mediaTypeOf(header: string | undefined): string | undefined {
   return (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase();
 }
 
-/** Whether a request carries a body at all (RFC 9110: a length, or a transfer coding). */
-function hasBody(req: Request): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-}
 
 /** The documented media type a request's Content-Type selects (`application/*` and `*\/*` match too). */
 function selectMediaType(content: Record<string, string | null>, mediaType: string): string | undefined {
@@ -72,7 +68,7 @@ function responseFor(entry: OperationEntry, status: number): Record<string, stri
 
 export function bindOperation(entry: OperationEntry, compiled: CompiledValidators): BoundOperation {
   const params = entry.params ? lookup(compiled.params, entry.params) : undefined;
-  const hasQuery = params !== undefined;
+  const hasParams = params !== undefined;
   const body = entry.body;
   const bodyValidators = new Map<string, CompiledFunction | undefined>();
   for (const [mediaType, name] of Object.entries(body?.content ?? {})) bodyValidators.set(mediaType, name ? lookup(compiled.requests, name) : undefined);
@@ -86,8 +82,10 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
   const checkParams = (req: Request): void => {
     if (!params) return;
     // express 5 parses `req.query` anew on every read: keep one object, so the coerced values stay.
-    const query = req.query as Record<string, unknown>;
-    Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
+    // Without a query string there is nothing to coerce, and nothing to keep.
+    const hasQueryString = req.url.includes('?');
+    const query = hasQueryString ? (req.query as Record<string, unknown>) : {};
+    if (hasQueryString) Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
     // A copy of the path parameters: handlers read them as strings.
     const values = { params: { ...req.params }, query, headers: req.headers };
     if (!params(values)) {
@@ -132,7 +130,7 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
     validateRequest(req) {
       // A body of the wrong kind is answered 415 before anything else is looked at.
       const mediaType = checkMediaType(req);
-      if (hasQuery) checkParams(req);
+      if (hasParams) checkParams(req);
       if (mediaType !== undefined) checkBody(req, mediaType);
     },
     validateResponse(status, value) {

@@ -60,6 +60,8 @@ export interface CompiledValidators {
   /** Responses and component schemas: neither coercing nor changing the value. */
   responses: Record<string, CompiledFunction>;
   tables: { api: OperationTable; admin: OperationTable };
+  /** The Admin API's document (openapi/admin.yaml), read on first use. */
+  readonly adminDocument: Record<string, unknown>;
 }
 
 export const COMPILED_PATH = fileURLToPath(new URL('../../openapi/generated/validators/index.cjs', import.meta.url));

@@ -27,13 +27,20 @@ export interface DocumentBundle {
   document: OpenApiDocument;
 }
 
-let bundled: OpenApiDocument | undefined;
+const loaded = new Map<string, OpenApiDocument>();
 
-/** The bundled document, read once per process. Callers get their own copy. */
+/**
+ * The bundled document as the profile serves it, read once per process and profile. Shared by
+ * every caller: treat it as read-only.
+ */
 export async function loadDocument(profile?: Profile): Promise<OpenApiDocument> {
-  bundled ??= (JSON.parse(readFileSync(BUNDLE_PATH, 'utf8')) as DocumentBundle).document;
-  const doc = structuredClone(bundled);
-  if (profile && !profile.serviceConnectionRequired) relaxServiceConnection(doc);
+  const key = profile && !profile.serviceConnectionRequired ? 'relaxed' : 'as-written';
+  let doc = loaded.get(key);
+  if (!doc) {
+    doc = (JSON.parse(readFileSync(BUNDLE_PATH, 'utf8')) as DocumentBundle).document;
+    if (key === 'relaxed') relaxServiceConnection(doc);
+    loaded.set(key, doc);
+  }
   return doc;
 }
 
