@@ -224,3 +224,27 @@ describe('the followers body', () => {
     expect(await refused(404, () => follow('"6f1e0000-0000-4000-8000-000000000000"'))).toBe('user instance for 6f1e0000-0000-4000-8000-000000000000 not found');
   });
 });
+
+describe('request bodies are never coerced: a value of the wrong type is a 400 naming the field', () => {
+  const put = (path: string, body: unknown) => api().put(path).set('Authorization', token).set('Content-Type', 'application/json').send(JSON.stringify(body));
+
+  it.each([
+    ['a number', 12345],
+    ['a boolean', false],
+    ['null', null],
+  ])('a container whose name is %s is refused, and nothing is created', async (_what, name) => {
+    const message = await refused(400, () => post('/api/v1/containers', { name, service: 'fuzz-storage' }));
+    expect(message).toMatch(/\bname must be string\b/);
+  });
+
+  it('a profiler config whose profileQuery is a boolean is refused, and nothing is stored', async () => {
+    const message = await refused(400, () => put(`/api/v1/tables/${seeded.ids.table}/profilerConfig`, { profileQuery: true }));
+    expect(message).toMatch(/\bprofileQuery must be string\b/);
+  });
+
+  it('query parameters still are coerced: ?limit=2 is the integer 2', async () => {
+    const res = await api().get('/api/v1/containers?limit=2').set('Authorization', token);
+    expect(res.status).toBe(200);
+    expect(res.body.data.length).toBeLessThanOrEqual(2);
+  });
+});
