@@ -29,7 +29,6 @@ import { authenticate } from './http/authenticate.ts';
 import { authorize } from './http/authorize.ts';
 import { ApiError } from './http/errors.ts';
 import { limitNesting } from './http/body-limits.ts';
-import { dispatchByCollection } from './http/collection-router.ts';
 import { compose, under, withBody } from './http/compose.ts';
 import { mountFaultSwitch } from './http/fault-switch.ts';
 import { faultMiddleware, faultPreAuthMiddleware } from './http/faults.ts';
@@ -107,8 +106,7 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   } else {
     app.use(compose([...beforeAuthentication, authentication]));
   }
-  const router = express.Router();
-  const routes = operationRoutes(router, {
+  const routes = operationRoutes({
     prefix: '/api',
     operations,
     compiled,
@@ -124,7 +122,7 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     mountSocialRoutes(routes, ctx, def);
     mountEntityRoutes(routes, ctx, def);
   }
-  app.use(dispatchByCollection(router, new Set(RESOURCES.map((r) => r.collection))));
+  app.use(routes.dispatch);
   app.use(unmatchedRoute('/api', operations));
   app.use(errorRenderer(profile, log));
   validateJsonResponses(app);

@@ -33,7 +33,7 @@ export function adminRouter(deps: AdminDeps): Router {
   // Validated both ways by the Admin API's own document, compiled at build time like the API's.
   const compiled = compiledValidators();
   const operations = compiled.tables.admin.operations;
-  const routes = operationRoutes(router, { prefix: '', operations, compiled });
+  const routes = operationRoutes({ prefix: '', operations, compiled });
   const count = () => [...ctx.store.all()].length;
 
   // The index the server's start-up banner links to.
@@ -87,6 +87,7 @@ export function adminRouter(deps: AdminDeps): Router {
     journal.clear();
     res.status(204).end();
   });
+  router.use(routes.dispatch);
   router.use(unmatchedRoute('/__admin', operations));
   return router;
 }

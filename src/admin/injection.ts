@@ -58,6 +58,8 @@ function matches(rule: RouteMatch, method: string, path: string): boolean {
 /** Applies the settings to `/api` requests: wait, then maybe fail in the error shape. */
 export function injectFaults(settings: FaultSettings): RequestHandler {
   return (req, _res, next) => {
+    // No rules (the usual case): nothing to compute on this request.
+    if (settings.latency.length === 0 && settings.errors.length === 0) return next();
     const path = req.originalUrl.split('?')[0] ?? req.originalUrl;
     const delay = settings.delayFor(req.method, path);
     const fail = () => {

@@ -1,24 +1,35 @@
 /**
  * Routes bound to the document's operations. A handler is mounted with the path and method of a
  * documented operation (`routes.get('/api/v1/containers/:id', …)`); at mount time that names its
- * operation once, so a request reaches its validators through the route express matched: no
- * search over paths, no per-request compile, no promise hop. A route the document does not declare
- * is not mounted, so the server cannot serve what the document does not say.
+ * operation once, so a request reaches its validators through the route it matched: no search over
+ * the document's paths, no per-request compile, no promise hop. A route the document does not
+ * declare is not mounted, so the server cannot serve what the document does not say.
+ *
+ * The routes are matched here rather than by an express Router: express walks every layer of a
+ * router with a regexp and a parameter-processing step per layer, which cost more than the
+ * validation itself. Routes are indexed by their leading static segments (`/api/v1/containers`,
+ * `/api/v1/containers/name`), so a request tries only the routes that share its prefix, in the
+ * order they were mounted, with express's matching rules (case-insensitive, trailing slash
+ * allowed, parameters URI-decoded).
  *
  * Each route runs: request validation → the stages given (`Prefer: code=`, authorisation) → the
  * handler; its JSON response is validated against the document before it is sent.
  */
-import type { Express, NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { match } from 'path-to-regexp';
+import type { MatchFunction } from 'path-to-regexp';
 import type { CompiledValidators, OperationEntry } from '../openapi/compiled.ts';
 import type { BoundOperation } from './operation-validation.ts';
 import { bindOperation } from './operation-validation.ts';
-import { compose } from './compose.ts';
+import { compose, isUnder } from './compose.ts';
 import { ApiError } from './errors.ts';
 
 type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 const METHODS: readonly Method[] = ['get', 'put', 'post', 'patch', 'delete'];
 
 export type OperationRoutes = Record<Method, (path: string, handler: RequestHandler) => void> & {
+  /** Serves the mounted routes; passes on (`next()`) what none of them matches. */
+  readonly dispatch: RequestHandler;
   /** Documented operations no route serves (yet). */
   unrouted(): OperationEntry[];
 };
@@ -47,12 +58,38 @@ export function operationOf(res: Response): BoundOperation | undefined {
 const shapeOf = (template: string): string => template.replace(/\{[^}]+\}/g, '{}');
 const paramsOf = (template: string): string[] => [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 
-export function operationRoutes(router: Router, options: OperationRoutesOptions): OperationRoutes {
+interface Route {
+  /** Mount order: among the candidates of a request, the first mounted that matches wins. */
+  order: number;
+  method: string;
+  matches: MatchFunction<Record<string, string>>;
+  run: RequestHandler;
+}
+
+/** express's decoding of a path parameter: a malformed escape is the client's error (400). */
+function decodeParam(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw ApiError.badRequest(`Failed to decode path parameter '${value}'`);
+  }
+}
+
+/** `/api/v1/containers/:id` → `/api/v1/containers` (lower-cased: express matches case-insensitively). */
+function staticPrefix(path: string): string {
+  const segments = path.split('/');
+  const end = segments.findIndex((segment) => segment.includes(':') || segment.includes('*') || segment.includes('{'));
+  return (end === -1 ? segments : segments.slice(0, end)).join('/').toLowerCase();
+}
+
+export function operationRoutes(options: OperationRoutesOptions): OperationRoutes {
   const byShape = new Map<string, OperationEntry>();
   for (const entry of options.operations) byShape.set(`${entry.method} ${shapeOf(entry.path)}`, entry);
   const routed = new Set<OperationEntry>();
   const validateResponses = options.validateResponses ?? true;
   const stages = options.stages ?? [];
+  const byPrefix = new Map<string, Route[]>();
+  let mounted = 0;
 
   const mount = (method: Method, path: string, handler: RequestHandler): void => {
     if (!path.startsWith(options.prefix)) throw new Error(`route ${path} is outside ${options.prefix}`);
@@ -78,12 +115,51 @@ export function operationRoutes(router: Router, options: OperationRoutesOptions)
       }
       next();
     };
-    router[method](path, compose([validate, ...stages]), handler);
+    const route: Route = {
+      order: mounted++,
+      method: method.toUpperCase(),
+      matches: match<Record<string, string>>(path.replace(/\/+$/, ''), { sensitive: false, end: true, trailing: true, decode: decodeParam }),
+      run: compose([validate, ...stages, handler]),
+    };
+    const key = staticPrefix(path);
+    let list = byPrefix.get(key);
+    if (!list) byPrefix.set(key, (list = []));
+    list.push(route);
   };
 
-  const routes = Object.fromEntries(METHODS.map((m) => [m, (path: string, handler: RequestHandler) => mount(m, path, handler)])) as OperationRoutes;
-  routes.unrouted = () => options.operations.filter((entry) => !routed.has(entry));
-  return routes;
+  /** The routes whose static prefix the request path starts with, in mount order. */
+  const candidatesOf = (path: string): Route[] => {
+    const lower = path.toLowerCase();
+    const found: Route[][] = [];
+    for (let end = lower.length; end > 0; end = lower.lastIndexOf('/', end - 1)) {
+      const list = byPrefix.get(lower.slice(0, end));
+      if (list) found.push(list);
+    }
+    if (found.length <= 1) return found[0] ?? [];
+    return found.flat().sort((a, b) => a.order - b.order);
+  };
+
+  const dispatch: RequestHandler = (req, res, next) => {
+    const path = req.path;
+    if (options.prefix && !isUnder(path, options.prefix)) return next();
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    let found: ReturnType<MatchFunction<Record<string, string>>>;
+    for (const route of candidatesOf(path)) {
+      if (route.method !== method) continue;
+      try {
+        found = route.matches(path);
+      } catch (error) {
+        return next(error);
+      }
+      if (!found) continue;
+      req.params = found.params;
+      return route.run(req, res, next);
+    }
+    next();
+  };
+
+  const methods = Object.fromEntries(METHODS.map((m) => [m, (path: string, handler: RequestHandler) => mount(m, path, handler)])) as Record<Method, (path: string, handler: RequestHandler) => void>;
+  return { ...methods, dispatch, unrouted: () => options.operations.filter((entry) => !routed.has(entry)) };
 }
 
 /**

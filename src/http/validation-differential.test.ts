@@ -147,12 +147,11 @@ function byRouteOrder(a: OperationEntry, b: OperationEntry): number {
 function compiledApp(): express.Express {
   const app = express();
   app.use(...parsers());
-  const router = express.Router();
-  const routes = operationRoutes(router, { prefix: '/api', operations, compiled, validateResponses: false });
+  const routes = operationRoutes({ prefix: '/api', operations, compiled, validateResponses: false });
   for (const entry of [...operations].sort(byRouteOrder)) {
     routes[entry.method.toLowerCase() as 'get'](`/api${entry.path.replace(/\{([^}]+)\}/g, ':$1')}`, ok);
   }
-  app.use(router);
+  app.use(routes.dispatch);
   app.use(statusOnly);
   return app;
 }
