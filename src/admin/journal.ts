@@ -1,4 +1,4 @@
-/** The journal of the last requests (issue 6 "Admin API"): a fixed-size ring, newest last. */
+/** The journal of the last requests (the Admin API, `GET /__admin/journal`): a fixed-size ring, newest last. */
 export interface JournalEntry {
   /** Epoch milliseconds when the request arrived. */
   time: number;
