@@ -32,7 +32,7 @@ import { limitNesting } from './http/body-limits.ts';
 import { compose, under, withBody } from './http/compose.ts';
 import { mountFaultSwitch } from './http/fault-switch.ts';
 import { faultMiddleware, faultPreAuthMiddleware } from './http/faults.ts';
-import { operationRoutes, unmatchedRoute, validateJsonResponses } from './http/operation-routes.ts';
+import { jsonResponses, operationRoutes, unmatchedRoute } from './http/operation-routes.ts';
 import { errorRenderer } from './http/render-error.ts';
 import { compiledValidators, operationsOf } from './openapi/compiled.ts';
 import { loadDocument } from './openapi/document.ts';
@@ -96,16 +96,7 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     withBody(compose([express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }), express.text({ limit, type: 'text/plain' }), limitNesting()])),
     ...dev.afterBody,
   ];
-  const authentication = under('/api', authenticate(verifier, (name) => ensureUser(ctx, name)));
-  if (faults) {
-    // The self-test's faults rewrite URLs relative to their mount point: mounted as express does.
-    app.use(compose(beforeAuthentication));
-    app.use('/api', faultPreAuthMiddleware(faults.active));
-    app.use(authentication);
-    app.use('/api', faultMiddleware(faults.active));
-  } else {
-    app.use(compose([...beforeAuthentication, authentication]));
-  }
+  const authentication = under('/api', authenticate(verifier, userIds(ctx)));
   const routes = operationRoutes({
     prefix: '/api',
     operations,
@@ -122,14 +113,40 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     mountSocialRoutes(routes, ctx, def);
     mountEntityRoutes(routes, ctx, def);
   }
-  app.use(routes.dispatch);
-  app.use(unmatchedRoute('/api', operations));
+  const unmatched = unmatchedRoute('/api', operations);
+  if (faults) {
+    // The self-test's faults rewrite URLs relative to their mount point: mounted as express does.
+    app.use(compose(beforeAuthentication));
+    app.use('/api', faultPreAuthMiddleware(faults.active));
+    app.use(authentication);
+    app.use('/api', faultMiddleware(faults.active));
+    app.use(routes.dispatch, unmatched);
+  } else {
+    // One layer in express's own router: everything up to the handler runs as one function.
+    app.use(compose([...beforeAuthentication, authentication, routes.dispatch, unmatched]));
+  }
   app.use(errorRenderer(profile, log));
-  validateJsonResponses(app);
+  jsonResponses(app);
   return { app, ctx, document, dev };
 }
 
-/** DESIGN.md: "A user named in a token that does not exist yet is created on first use." */
+/**
+ * The id of the user a token names, created on first use (README "Authentication, roles and the
+ * security model"). Remembered by name for the next requests, and looked up again when the
+ * remembered user is gone (a reset, a hard delete).
+ */
+function userIds(ctx: CatalogContext): (name: string) => string {
+  const known = new Map<string, string>();
+  return (name) => {
+    const id = known.get(name);
+    if (id !== undefined && ctx.store.get(id)?.entity.name === name) return id;
+    const found = ensureUser(ctx, name);
+    if (known.size >= 10_000) known.clear();
+    known.set(name, found);
+    return found;
+  };
+}
+
 function ensureUser(ctx: CatalogContext, name: string): string {
   let fqn: string;
   try {

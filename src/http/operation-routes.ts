@@ -23,6 +23,7 @@ import type { BoundOperation } from './operation-validation.ts';
 import { bindOperation } from './operation-validation.ts';
 import { compose, isUnder } from './compose.ts';
 import { ApiError } from './errors.ts';
+import { sendJson } from './send-json.ts';
 
 type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 const METHODS: readonly Method[] = ['get', 'put', 'post', 'patch', 'delete'];
@@ -163,12 +164,13 @@ export function operationRoutes(options: OperationRoutesOptions): OperationRoute
 }
 
 /**
- * Validates every JSON response of a documented route before it is sent. Installed once on the
- * app's response prototype (no per-request closure); a response that fails throws, and the
- * error renderer answers 500 with the reason instead.
+ * Every JSON answer of the app: validated against the document first when it answers a documented
+ * route, then sent (src/http/send-json.ts). Installed once on the app's response prototype (no
+ * per-request closure); a response that fails validation throws, and the error renderer answers
+ * 500 with the reason instead.
  */
-export function validateJsonResponses(app: Express): void {
-  const send = app.response.json;
+export function jsonResponses(app: Express): void {
+  const express = app.response.json as (this: Response, body: unknown) => Response;
   app.response.json = function json(this: Tagged, body: unknown) {
     const bound = this[CHECK_RESPONSE];
     if (bound) {
@@ -176,7 +178,7 @@ export function validateJsonResponses(app: Express): void {
       this[CHECK_RESPONSE] = undefined;
       bound.validateResponse(this.statusCode, body);
     }
-    return send.call(this, body);
+    return sendJson(this, body, express);
   } as typeof app.response.json;
 }
 

@@ -6,28 +6,35 @@
  * It runs on every request (issue 7 hot path): one `finish` listener, a millisecond clock read
  * (`performance.now()`, no BigInt), and the path cut from the URL only when the request ends.
  */
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Journal } from '../admin/journal.ts';
 
 export const LOG_FORMATS = ['quiet', 'pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
+const STARTED = Symbol('catalog-kit.request-started');
+type Timed = Response & { [STARTED]?: { at: number; time: number; url: string } };
+
 export function requestLog(format: LogFormat, write: (line: string) => void, journal?: Journal): RequestHandler {
   if (format === 'quiet' && !journal) return (_req, _res, next) => next();
+  // One listener function for every response (it reads what it needs from the response), so a
+  // request allocates no closure for it.
+  function onFinish(this: Timed): void {
+    const started = this[STARTED];
+    if (!started) return;
+    const durationMs = Math.round((performance.now() - started.at) * 100) / 100;
+    const url = started.url;
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    const entry = { time: started.time, method: this.req.method, path, status: this.statusCode, durationMs };
+    if (path.startsWith('/api/')) journal?.add(entry);
+    if (format === 'pretty') write(`${entry.method} ${url} ${entry.status} ${durationMs.toFixed(1)}ms`);
+    else if (format === 'json') write(JSON.stringify({ ...entry, time: new Date(started.time).toISOString(), url }));
+  }
   return (req, res, next) => {
-    const started = performance.now();
-    const time = Date.now();
     // originalUrl: the URL as the client sent it, before any router stripped a mount point.
-    const url = req.originalUrl;
-    res.once('finish', () => {
-      const durationMs = Math.round((performance.now() - started) * 100) / 100;
-      const query = url.indexOf('?');
-      const path = query === -1 ? url : url.slice(0, query);
-      const entry = { time, method: req.method, path, status: res.statusCode, durationMs };
-      if (path.startsWith('/api/')) journal?.add(entry);
-      if (format === 'pretty') write(`${entry.method} ${url} ${entry.status} ${durationMs.toFixed(1)}ms`);
-      else if (format === 'json') write(JSON.stringify({ ...entry, time: new Date(time).toISOString(), url }));
-    });
+    (res as Timed)[STARTED] = { at: performance.now(), time: Date.now(), url: req.originalUrl };
+    res.on('finish', onFinish);
     next();
   };
 }
