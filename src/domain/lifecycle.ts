@@ -42,7 +42,8 @@ function prepare(ctx: CatalogContext, def: ResourceDef, request: CreateRequest, 
     deleted: false,
   };
   for (const [key, value] of Object.entries(request)) {
-    if (!def.refFields?.[key] && !SYSTEM_FIELDS.has(key) && value !== undefined) entity[key] = structuredClone(value);
+    // Objects are copied (the request may be reused by its caller, a bulk or a fixture); text and numbers need not be.
+    if (!def.refFields?.[key] && !SYSTEM_FIELDS.has(key) && value !== undefined) entity[key] = value !== null && typeof value === 'object' ? structuredClone(value) : value;
   }
   for (const field of def.emptyArrays) entity[field] ??= [];
   if (def.followable) entity.followers = [];
