@@ -35,6 +35,7 @@ import { faultMiddleware, faultPreAuthMiddleware } from './http/faults.ts';
 import { jsonResponses, operationRoutes, unmatchedRoute } from './http/operation-routes.ts';
 import { errorRenderer } from './http/render-error.ts';
 import { compiledValidators, operationsOf } from './openapi/compiled.ts';
+import type { OperationEntry } from './openapi/compiled.ts';
 import { loadDocument } from './openapi/document.ts';
 import type { OpenApiDocument } from './openapi/document.ts';
 import { createSchemaValidators } from './openapi/schema-validators.ts';
@@ -62,6 +63,8 @@ export interface CatalogApp {
   document: OpenApiDocument;
   /** Admin API state: fault settings, journal, persistence (issue 6). */
   dev: DevTools;
+  /** Operations of the document that no route serves (a test keeps this empty). */
+  unroutedOperations(): OperationEntry[];
 }
 
 export const DEFAULT_BODY_LIMIT = '1mb';
@@ -127,7 +130,7 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   }
   app.use(errorRenderer(profile, log));
   jsonResponses(app);
-  return { app, ctx, document, dev };
+  return { app, ctx, document, dev, unroutedOperations: () => routes.unrouted() };
 }
 
 /**
