@@ -13,8 +13,8 @@ import { sortKey } from '../src/store/sorted-keys.ts';
 
 export const SCALE_SERVICE = 'bench';
 
-export async function startReference(fixturesOption: string | undefined) {
-  const running = await startServer({ port: 0, host: '127.0.0.1' });
+export async function startReference(fixturesOption: string | undefined, dataFile?: string) {
+  const running = await startServer({ port: 0, host: '127.0.0.1', ...(dataFile ? { dataFile } : {}) });
   const fixtures = fixturesOption === undefined ? 'none' : await loadFixturesIfAny(running.ctx, fixturesOption);
   return { server: running.server as Server, fixtures, grow: (to: number, sample: number) => grow(running.ctx, to, sample) };
 }

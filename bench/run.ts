@@ -13,6 +13,8 @@ import type { ColdStartResult, CommandTiming } from './cold-start.ts';
 import { runColdStart, timeCommand } from './cold-start.ts';
 import type { ConformanceSpeed } from './conformance-speed.ts';
 import { runConformanceSpeed } from './conformance-speed.ts';
+import type { DurableWrites } from './durable-writes.ts';
+import { runDurableWrites } from './durable-writes.ts';
 import { checkGoals } from './goals.ts';
 import { checkScenario, runLoad } from './load.ts';
 import { busyMs, formatSummary } from './profile-summary.ts';
@@ -40,6 +42,7 @@ const { values: opts } = parseArgs({
     'skip-scale': { type: 'boolean', default: false },
     'skip-cold': { type: 'boolean', default: false },
     'skip-conformance': { type: 'boolean', default: false },
+    'skip-durable': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     out: { type: 'string', default: join(RESULTS, 'latest.json') },
     help: { type: 'boolean', default: false },
@@ -49,7 +52,7 @@ const { values: opts } = parseArgs({
 if (opts.help) {
   process.stdout.write(`Usage: npm run bench -- [--duration 3] [--connections 20] [--rounds 2] [--warmup 0.5] [--seed 1000]
   [--fixtures default|none|<dir>] [--only <scenario substring>] [--scale 100000] [--cold-runs 5] [--conformance-runs 5]
-  [--skip-scale] [--skip-cold] [--skip-conformance] [--out bench/results/latest.json]
+  [--skip-scale] [--skip-cold] [--skip-conformance] [--skip-durable] [--out bench/results/latest.json]
   [--cpu-prof]   profile the reference (node --cpu-prof) under --only (default "GET by id") and
                  summarise the samples taken while the load ran\n`);
   process.exit(0);
@@ -130,6 +133,13 @@ async function main(): Promise<void> {
   log('ratio = reference ÷ baseline in the same round (req/s: higher is better; latency, RSS: lower is better)');
   for (const note of statusNotes(comparisons)) log(`  non-2xx: ${note}`);
 
+  let durable: DurableWrites | undefined;
+  if (!opts['skip-durable']) {
+    log('\nWrites with --data (durable before answered) vs in memory, POST create…');
+    durable = await runDurableWrites(load, Number(opts.rounds));
+    for (const r of durable.rounds) log(`  round ${r.round}: ${Math.round(r.withData.requestsPerSecond)} vs ${Math.round(r.inMemory.requestsPerSecond)} req/s = ${r.ratio.toFixed(2)}x (p99 ${r.withData.p99Ms.toFixed(2)} vs ${r.inMemory.p99Ms.toFixed(2)} ms)`);
+  }
+
   let scale: ScaleResult | undefined;
   if (!opts['skip-scale'] && Number(opts.scale) > 0) {
     log('\nMemory and scale…');
@@ -157,10 +167,10 @@ async function main(): Promise<void> {
       ? `\nConformance suite speed: skipped — ${c.skipped}`
       : `\nConformance suite speed (catalog-kit conform ${c.argv.join(' ')}): ${c.requests} requests in ${c.seconds.toFixed(1)} s = ${Math.round(c.requestsPerSecond)} req/s, exit ${String(c.exitCode)}; CPU: server ${c.serverCpuSeconds.toFixed(1)} s, suite ${c.suiteCpuSeconds.toFixed(1)} s`);
   }
-  const goals = checkGoals(comparisons, scale, cold, commands);
+  const goals = checkGoals(comparisons, scale, cold, commands, durable);
   log(`\nTargets:\n${table(['target', 'measured', 'met'], goals.map((g) => [g.goal, g.measured, g.met ? 'yes' : 'NO']))}`);
   mkdirSync(RESULTS, { recursive: true });
-  const report = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: { before: loadBefore, after: loadavg()[0] }, options: opts, comparisons, scale, coldStart: cold, commands, conformance, goals };
+  const report = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: { before: loadBefore, after: loadavg()[0] }, options: opts, comparisons, scale, coldStart: cold, commands, durable, conformance, goals };
   writeFileSync(opts.out, `${JSON.stringify(report, null, 2)}\n`);
   log(`\nwritten ${opts.out}`);
 }

@@ -1,7 +1,7 @@
 /**
  * One server under test, in its own process so that it does not share an event loop (or a heap)
  * with the load generator. Forked by the bench with an IPC channel:
- *   argv: reference|baseline [--fixtures default|none|<dir>]
+ *   argv: reference|baseline [--fixtures default|none|<dir>] [--data <file>]
  *   → {type:'ready', origin, fixtures}
  *   ← {id, cmd:'memory'}                → {id, rss, heapUsed}
  *   ← {id, cmd:'requests'}              → {id, count}   (HTTP requests served so far)
@@ -30,7 +30,8 @@ if (kind === 'baseline') {
   });
 } else {
   const { startReference } = await import('./reference-target.ts');
-  ({ server, grow, fixtures } = await startReference(rest.includes('--fixtures') ? rest[rest.indexOf('--fixtures') + 1] : undefined));
+  const option = (name: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : undefined);
+  ({ server, grow, fixtures } = await startReference(option('--fixtures'), option('--data')));
 }
 let served = 0;
 server.on('request', () => served++);

@@ -28,8 +28,8 @@ export interface Target {
 
 const TARGET_SCRIPT = fileURLToPath(new URL('./target.ts', import.meta.url));
 
-export async function startTarget(kind: TargetKind, options: { fixtures?: string; execArgv?: string[] } = {}): Promise<Target> {
-  const args = [kind === 'scale' ? 'reference' : kind, ...(options.fixtures ? ['--fixtures', options.fixtures] : [])];
+export async function startTarget(kind: TargetKind, options: { fixtures?: string; data?: string; execArgv?: string[] } = {}): Promise<Target> {
+  const args = [kind === 'scale' ? 'reference' : kind, ...(options.fixtures ? ['--fixtures', options.fixtures] : []), ...(options.data ? ['--data', options.data] : [])];
   const child = fork(TARGET_SCRIPT, args, { execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ready = await new Promise<{ origin: string; fixtures: string }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as { origin: string; fixtures: string }));
