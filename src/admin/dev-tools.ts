@@ -17,11 +17,12 @@ import { requestLog } from '../http/request-log.ts';
 import type { OpenApiDocument } from '../openapi/document.ts';
 import type { Persister } from '../persistence/data-file.ts';
 import { createPersister, loadDataFile } from '../persistence/data-file.ts';
+import { durableWrites } from '../persistence/durable-writes.ts';
 import { adminRouter, loadAdminDocument } from './admin-routes.ts';
 import { FaultSettings, injectFaults } from './injection.ts';
 import { Journal } from './journal.ts';
 import { preferCode } from './prefer-code.ts';
-import { clearState } from './state.ts';
+import { clearState, exportState, importState } from './state.ts';
 
 export interface DevToolsOptions {
   /** `default` (the demo catalog), `none`, or a directory of fixtures. Default `none`. */
@@ -48,16 +49,19 @@ export interface DevTools {
   afterValidation: RequestHandler;
 }
 
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
 export function setupDevTools(ctx: CatalogContext, document: OpenApiDocument, options: DevToolsOptions, log: (line: string) => void): DevTools {
   const fixturesDir = resolveFixturesDir(options.fixtures);
   const reset = () => {
     clearState(ctx);
     if (fixturesDir) loadFixtures(ctx, fixturesDir);
   };
-  if (!(options.dataFile && loadDataFile(ctx, options.dataFile))) reset();
-  const persister = options.dataFile ? createPersister(ctx, options.dataFile) : undefined;
+  const loaded = options.dataFile ? loadDataFile(ctx, options.dataFile) : false;
+  if (!loaded) reset();
+  // With --data, reset goes back to the state the server started from (the file's, else the
+  // fixtures'), not to the fixtures over the user's data: a copy of it is kept.
+  const startState = options.dataFile ? exportState(ctx) : undefined;
+  const resetTo = startState ? () => void importState(ctx, startState) : reset;
+  const persister = options.dataFile ? createPersister(ctx, options.dataFile, loaded, { log }) : undefined;
 
   const faults = new FaultSettings(options.random);
   const journal = new Journal();
@@ -65,12 +69,7 @@ export function setupDevTools(ctx: CatalogContext, document: OpenApiDocument, op
   const beforeBody: RequestHandler[] = [];
   beforeBody.push(cors(options.corsOrigins ? { origins: options.corsOrigins } : {}));
   beforeBody.push(requestLog(options.requestLog ?? 'quiet', log, journal));
-  if (persister) {
-    beforeBody.push((req, res, next) => {
-      if (WRITE_METHODS.has(req.method)) res.once('finish', () => res.statusCode < 400 && persister.schedule());
-      next();
-    });
-  }
+  if (persister) beforeBody.push(durableWrites(persister));
   // None of the docs routes is under /api: API requests skip their router (issue 7 hot path).
   const docs = docsRouter(document, loadAdminDocument);
   beforeBody.push((req, res, next) => (isUnder(req.path, '/api') ? next() : docs(req, res, next)));
@@ -81,7 +80,7 @@ export function setupDevTools(ctx: CatalogContext, document: OpenApiDocument, op
   let admin: Router | undefined;
   afterBody.push((req, res, next) => {
     if (!isUnder(req.path, '/__admin')) return next();
-    admin ??= adminRouter({ ctx, faults, journal, reset, changed: () => persister?.schedule() });
+    admin ??= adminRouter({ ctx, faults, journal, reset: resetTo, changed: () => persister?.schedule() });
     admin(req, res, next);
   });
   afterBody.push(under('/api', injectFaults(faults)));

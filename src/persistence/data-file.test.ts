@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { signToken } from '../auth/tokens.ts';
 import { exportState } from '../admin/state.ts';
-import { writeFileAtomic } from './data-file.ts';
+import type { ChangeRecord } from './changes.ts';
+import { createPersister, journalPath, loadDataFile, oldJournalPath, writeFileAtomic } from './data-file.ts';
 
 describe('--data persistence: the state survives a restart', () => {
   it('an API write is saved and loaded by the next server instead of the fixtures', async () => {
@@ -64,5 +65,157 @@ describe('atomic write: temp file then rename', () => {
     writeFileAtomic(file, 'new');
     expect(readFileSync(file, 'utf8')).toBe('new');
     expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+});
+
+const SERVICE = { serviceType: 'Mysql', connection: { config: { type: 'Mysql' } } };
+const newFile = () => join(mkdtempSync(join(tmpdir(), 'ck-data-')), 'state.json');
+const records = (file: string): ChangeRecord[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as ChangeRecord);
+
+describe('journal: a write is answered once it is on disk', () => {
+  it('the record of an answered create is in the journal when the response arrives, and a restart replays it', async () => {
+    const file = newFile();
+    const first = await createApp({ fixtures: 'none', dataFile: file });
+    const token = await signToken({ user: 'admin', role: 'Admin' });
+    const created = await request(first.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'kept', ...SERVICE });
+    expect(created.status).toBe(201);
+    // No flush: the response itself waited for the record.
+    const puts = records(journalPath(file)).flatMap((r) => r.put ?? []);
+    expect(puts.map((p) => p.entity.id)).toContain(created.body.id);
+
+    const second = await createApp({ fixtures: 'default', dataFile: file });
+    expect(second.ctx.store.getByFqn('databaseService', 'kept')?.entity).toMatchObject({ id: created.body.id, version: 0.1 });
+    // The start replayed the journal into a fresh snapshot and emptied the journal.
+    expect(JSON.parse(readFileSync(file, 'utf8')).entities.map((e: { entity: { name: string } }) => e.entity.name)).toContain('kept');
+    expect(readFileSync(journalPath(file), 'utf8')).toBe('');
+  });
+
+  it('updates carry only the versions added to the history, and replay rebuilds it whole', async () => {
+    const file = newFile();
+    const first = await createApp({ fixtures: 'none', dataFile: file });
+    const token = await signToken({ user: 'admin', role: 'Admin' });
+    const created = await request(first.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'edited', ...SERVICE });
+    for (const description of ['one', 'two']) {
+      const patched = await request(first.app)
+        .patch(`/api/v1/services/databaseServices/${created.body.id}`)
+        .set('Authorization', `Bearer ${token}`)
+        .set('Content-Type', 'application/json-patch+json')
+        .send([{ op: 'add', path: '/description', value: description }]);
+      expect(patched.status).toBe(200);
+    }
+    const puts = records(journalPath(file))
+      .flatMap((r) => r.put ?? [])
+      .filter((p) => p.entity.id === created.body.id);
+    expect(puts.map((p) => [p.historyBase, p.history.length])).toEqual([[0, 0], [0, 1], [1, 1]]);
+    const second = await createApp({ fixtures: 'none', dataFile: file });
+    expect(exportState(second.ctx).entities).toEqual(exportState(first.ctx).entities);
+  });
+
+  it('a rejected write records nothing', async () => {
+    const file = newFile();
+    const app = await createApp({ fixtures: 'none', dataFile: file });
+    const token = await signToken({ user: 'admin', role: 'Admin' });
+    expect((await request(app.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'once', ...SERVICE })).status).toBe(201);
+    const size = statSync(journalPath(file)).size;
+    const again = await request(app.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'once', ...SERVICE });
+    expect(again.status).toBe(409);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(statSync(journalPath(file)).size).toBe(size);
+  });
+
+  it('a torn last line (a crash mid-append) is ignored; a bad line before it names the file and line', async () => {
+    const file = newFile();
+    const first = await createApp({ fixtures: 'none', dataFile: file });
+    const token = await signToken({ user: 'admin', role: 'Admin' });
+    expect((await request(first.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'whole', ...SERVICE })).status).toBe(201);
+    const journal = journalPath(file);
+    const good = readFileSync(journal, 'utf8');
+    appendFileSync(journal, '{"seq": 99, "put": [{"type": "databaseService", "ent');
+
+    const second = await createApp({ fixtures: 'none' });
+    expect(loadDataFile(second.ctx, file)).toMatchObject({ journalFound: true });
+    expect(second.ctx.store.getByFqn('databaseService', 'whole')).toBeDefined();
+
+    writeFileSync(journal, `${good}{"seq": 99, "put": [\n${good}`);
+    const lines = good.split('\n').length;
+    await expect(createApp({ fixtures: 'none', dataFile: file })).rejects.toThrow(new RegExp(`state\\.json\\.journal, line ${lines}:`));
+  });
+
+  it('leftover temporary files are removed at start', async () => {
+    const file = newFile();
+    writeFileSync(`${file}.12345.1700000000000.tmp`, '{"half": ');
+    await createApp({ fixtures: 'none', dataFile: file });
+    expect(readdirSync(join(file, '..')).sort()).toEqual(['state.json', 'state.json.journal']);
+  });
+});
+
+describe('compaction: a new snapshot, then a shorter journal', () => {
+  it('writes the snapshot in the background and keeps the records appended meanwhile', async () => {
+    const file = newFile();
+    const { app, ctx } = await createApp({ fixtures: 'none' });
+    const persister = createPersister(ctx, file, false, { compactRecords: 3 });
+    const durable = () => new Promise<void>((resolve, reject) => persister.whenDurable((error) => (error ? reject(error) : resolve())));
+    const token = await signToken({ user: 'admin', role: 'Admin' });
+    for (let i = 0; i < 7; i++) {
+      expect((await request(app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: `s${i}`, ...SERVICE })).status).toBe(201);
+      await durable();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(existsSync(oldJournalPath(file))).toBe(false);
+    const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { journalSeq: number; entities: unknown[] };
+    expect(snapshot.journalSeq).toBeGreaterThan(0);
+    expect(records(journalPath(file)).length).toBeLessThan(7);
+    const second = await createApp({ fixtures: 'none', dataFile: file });
+    expect(exportState(second.ctx).entities).toEqual(exportState(ctx).entities);
+  });
+
+  it('a crash before the new snapshot lands replays the old journal; after it, the old journal is skipped', async () => {
+    const file = newFile();
+    const { app, ctx } = await createApp({ fixtures: 'none' });
+    const persister = createPersister(ctx, file, false);
+    const token = await signToken({ user: 'admin', role: 'Admin' });
+    for (const name of ['a', 'b']) {
+      await request(app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name, ...SERVICE });
+      persister.flush();
+    }
+    const lines = readFileSync(journalPath(file), 'utf8').split('\n').filter(Boolean);
+    // The crash came after the rotation, before the snapshot's rename: record 1 in .old, record 2 in the new journal.
+    writeFileSync(oldJournalPath(file), `${lines[0]}\n`);
+    writeFileSync(journalPath(file), `${lines[1]}\n`);
+    const replayed = await createApp({ fixtures: 'none' });
+    expect(loadDataFile(replayed.ctx, file)).toEqual({ lastSeq: 2, journalFound: true });
+    expect(exportState(replayed.ctx).entities).toEqual(exportState(ctx).entities);
+
+    // The snapshot landed (it holds both records): replaying them again changes nothing.
+    writeFileSync(file, JSON.stringify({ ...exportState(ctx), journalSeq: 2 }));
+    const skipped = await createApp({ fixtures: 'none' });
+    expect(loadDataFile(skipped.ctx, file)).toEqual({ lastSeq: 2, journalFound: true });
+    expect(exportState(skipped.ctx).entities).toEqual(exportState(ctx).entities);
+  });
+});
+
+describe('POST /__admin/reset with --data', () => {
+  it('goes back to the state the data file held at start, durably', async () => {
+    const file = newFile();
+    const token = await signToken({ user: 'admin', role: 'Admin' });
+    const first = await createApp({ fixtures: 'none', dataFile: file });
+    await request(first.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'before', ...SERVICE });
+    first.dev.persister!.flush();
+
+    const second = await createApp({ fixtures: 'default', dataFile: file });
+    const start = exportState(second.ctx).entities;
+    await request(second.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'after', ...SERVICE });
+    const reset = await request(second.app).post('/__admin/reset');
+    expect(reset.status).toBe(200);
+    expect(reset.body).toEqual({ entities: start.length });
+    expect(second.ctx.store.getByFqn('databaseService', 'after')).toBeUndefined();
+    expect(second.ctx.store.getByFqn('databaseService', 'before')).toBeDefined();
+
+    const third = await createApp({ fixtures: 'default', dataFile: file });
+    expect(exportState(third.ctx).entities).toEqual(start);
   });
 });
