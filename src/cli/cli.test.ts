@@ -12,13 +12,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOG_FORMATS } from '../http/request-log.ts';
 import { ListenError, startServer, type RunningServer } from '../server.ts';
 import { main } from './main.ts';
-import { SERVE_COMMAND } from './serve.ts';
+import { isLoopbackHost, SERVE_COMMAND } from './serve.ts';
 import { TOKEN_COMMAND } from './token.ts';
 
 interface Run {
   code: number;
   out: string;
   err: string;
+}
+
+/**
+ * Runs `serve` in-process until its banner is complete (the line `until` matches), then stops it
+ * through Io.stop and returns what it printed.
+ */
+async function runUntilListening(until: RegExp, ...argv: string[]): Promise<Run> {
+  let out = '';
+  let err = '';
+  const stop = new AbortController();
+  const code = await main(argv, {
+    out: (t) => {
+      out += t;
+      if (until.test(out)) stop.abort();
+    },
+    err: (t) => void (err += t),
+    stop: stop.signal,
+  });
+  return { code, out, err };
 }
 
 async function run(...argv: string[]): Promise<Run> {
@@ -233,7 +252,14 @@ describe('serve: a start-up problem is one line on stderr and exit 1, before any
     mkdirSync(fixtures);
     writeFileSync(join(fixtures, '10-ok.json'), '{"kind": "tag", "requests": []}');
     writeFileSync(join(fixtures, '20-broken.json'), '{ "kind": \n');
-    expectOneErrorLine(await run('serve', '--port', '0', '--fixtures', fixtures), 1, /^catalog-kit serve: --fixtures .*broken-json: fixture 20-broken\.json: .*JSON/);
+    // Named by load-fixtures.ts itself, with the line where the JSON stops (a cut-off file: its end).
+    expectOneErrorLine(
+      await run('serve', '--port', '0', '--fixtures', fixtures),
+      1,
+      /^catalog-kit serve: --fixtures .*broken-json: fixture 20-broken\.json: not valid JSON: line 2 column 1: Unexpected end of JSON input\n$/,
+    );
+    writeFileSync(join(fixtures, '20-broken.json'), '{\n  "kind": "tag",\n  "requests": [\n    {"name": "a"}\n    {"name": "b"}\n  ]\n}\n');
+    expectOneErrorLine(await run('serve', '--port', '0', '--fixtures', fixtures), 1, /: fixture 20-broken\.json: not valid JSON: line 5 column 5: /);
   });
 
   it('a fixture the server cannot apply, named', async () => {
@@ -302,5 +328,93 @@ describe('start-up cost: what each entry point imports at load', () => {
     const closure = staticClosure(join(here, '../server.ts'));
     expect(closure.packages).toContain('express');
     expect(closure.files).toContain('src/app.ts');
+  });
+});
+
+describe('serve: the public development key is never exposed by accident', () => {
+  const REFUSED = /^catalog-kit serve: --host \S+ is not a loopback address .*development key: give --jwt-secret or --jwt-public-key \(or --insecure-dev-key to allow it anyway\)\n$/;
+
+  it.each(['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]', '::ffff:127.0.0.1'])('%s is loopback', (host) => {
+    expect(isLoopbackHost(host)).toBe(true);
+  });
+
+  it.each(['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', 'example.com', '128.0.0.1', '::ffff:10.0.0.1'])('%s is not loopback', (host) => {
+    expect(isLoopbackHost(host)).toBe(false);
+  });
+
+  it.each(['0.0.0.0', '::', '192.168.1.10'])('--host %s with the development key is refused before anything else, exit 1', async (host) => {
+    // The fixtures directory does not exist and the port is taken: neither is reached, so
+    // nothing was read and nothing bound.
+    const busy = createServer();
+    await new Promise<void>((done) => busy.listen(0, '127.0.0.1', done));
+    const port = String((busy.address() as { port: number }).port);
+    try {
+      const r = await run('serve', '--host', host, '--port', port, '--fixtures', '/no/such/fixtures');
+      expectOneErrorLine(r, 1, REFUSED);
+    } finally {
+      await new Promise<void>((done) => busy.close(() => done()));
+    }
+  });
+
+  it('--insecure-dev-key allows it, and the banner warns', async () => {
+    const r = await runUntilListening(/Admin token/, 'serve', '--host', '0.0.0.0', '--port', '0', '--fixtures', 'none', '--log', 'quiet', '--insecure-dev-key');
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(r.out).toMatch(/listening on http:\/\/0\.0\.0\.0:\d+\/api\n/);
+    expect(r.out).toMatch(/^WARNING: listening on 0\.0\.0\.0 with the public development key: anyone who can reach this server can mint an Admin token/m);
+  });
+
+  it('--jwt-secret allows it, without a warning', async () => {
+    const r = await runUntilListening(/Admin token/, 'serve', '--host', '0.0.0.0', '--port', '0', '--fixtures', 'none', '--log', 'quiet', '--jwt-secret', 'a-real-secret-of-some-length');
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(r.out).toMatch(/listening on http:\/\/0\.0\.0\.0:\d+\/api\n/);
+    expect(r.out).not.toMatch(/WARNING/);
+  });
+
+  it('a loopback --host needs neither', async () => {
+    const r = await runUntilListening(/Admin token/, 'serve', '--host', 'localhost', '--port', '0', '--fixtures', 'none', '--log', 'quiet');
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(r.out).not.toMatch(/WARNING/);
+  });
+});
+
+describe('serve --log json: every line printed is JSON', () => {
+  it('the banner is one JSON object with the URLs, the token, the profile and the catalog; request log lines are JSON', async () => {
+    let out = '';
+    let err = '';
+    const stop = new AbortController();
+    const requests: Promise<unknown>[] = [];
+    const code = await main(['serve', '--port', '0', '--fixtures', 'none', '--log', 'json', '--insecure-dev-key'], {
+      out: (t) => {
+        out += t;
+        const banner = JSON.parse(t) as { baseUrl: string; token: string };
+        // Two requests (one answered, one an error), then stop once both are logged.
+        requests.push(
+          (async () => {
+            await fetch(`${banner.baseUrl}/v1/tables`, { headers: { authorization: `Bearer ${banner.token}` } });
+            await fetch(`${banner.baseUrl}/v1/tables`, { headers: { authorization: banner.token } });
+            stop.abort();
+          })(),
+        );
+      },
+      err: (t) => void (err += t),
+      stop: stop.signal,
+    });
+    await Promise.all(requests);
+    expect(code).toBe(0);
+    const outLines = out.split('\n').filter(Boolean);
+    expect(outLines).toHaveLength(1);
+    const banner = JSON.parse(outLines[0]!) as Record<string, unknown>;
+    expect(banner).toMatchObject({
+      message: 'listening',
+      baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api$/),
+      docsUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/docs$/),
+      token: expect.stringMatching(/^ey/),
+      profile: 'contract',
+      catalog: { entities: expect.any(Number), source: 'fixtures: none' },
+    });
+    // Loopback: --insecure-dev-key changes nothing there, so no warning.
+    expect(banner.warning).toBeUndefined();
+    const errLines = err.split('\n').filter(Boolean);
+    expect(errLines.map((line) => (JSON.parse(line) as { status: number }).status)).toEqual([200, 401]);
   });
 });

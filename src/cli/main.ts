@@ -10,6 +10,8 @@ import { EXIT, oneLine, StartupError, UsageError } from './options.ts';
 export interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Aborting it stops a running `serve` as Ctrl-C would (tests run serve in-process). */
+  stop?: AbortSignal;
 }
 
 const stdio: Io = {

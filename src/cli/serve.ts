@@ -2,14 +2,16 @@
  * `catalog-kit serve`: starts the mock at http://<host>:<port>/api and prints the base URL, the
  * docs URL and a ready-to-use Admin token (README.md "Command line").
  *
- * Order matters: the command line is checked first (exit 2), then what start-up will read — the
- * fixtures directory, the data file, the public key — and then the server starts; any problem so
- * far is one line on stderr and exit 1. The banner and the token are printed only once the server
- * listens. The server modules are imported only after the checks, so `serve --help` and a wrong
- * command line answer without loading express.
+ * Order matters: the command line is checked first (exit 2), then whether it would expose the
+ * public development key (below), then what start-up will read — the fixtures directory, the data
+ * file, the public key — and then the server starts; any problem so far is one line on stderr and
+ * exit 1. The banner and the token are printed only once the server listens. The server modules
+ * are imported only after the checks, so `serve --help` and a wrong command line answer without
+ * loading express.
  */
 import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { isIPv4 } from 'node:net';
+import { dirname, resolve } from 'node:path';
 import type { ProfileName } from '../config/profiles.ts';
 import { PROFILES } from '../config/profiles.ts';
 import type { LogFormat } from '../http/request-log.ts';
@@ -26,21 +28,22 @@ export const SERVE_COMMAND: CommandSpec = {
   summary: 'Starts the stateful mock server at http://HOST:PORT/api and prints its URLs and an Admin token. Ctrl-C stops it.',
   options: [
     { name: 'port', short: 'p', value: 'PORT', shownDefault: '$PORT, else 8585', help: 'port to listen on; 0 picks a free one' },
-    { name: 'host', value: 'HOST', default: '127.0.0.1', help: 'address to listen on; 0.0.0.0 lets other machines in (configure a real key then)' },
+    { name: 'host', value: 'HOST', default: '127.0.0.1', help: 'address to listen on; a non-loopback one (0.0.0.0) needs --jwt-secret or --jwt-public-key' },
     { name: 'profile', value: 'NAME', default: 'contract', help: `behaviour where the contract and OpenMetadata differ: ${PROFILE_NAMES.join(' or ')}` },
     { name: 'fixtures', value: 'SOURCE', default: 'default', help: 'start-up catalog: default (the demo catalog), none, or a directory of *.json fixtures' },
     { name: 'data', value: 'FILE', help: 'keep the state in FILE across restarts (loaded instead of the fixtures when it exists)' },
-    { name: 'log', value: 'FORMAT', default: 'pretty', help: `request log on stderr: ${LOG_FORMATS.join(', ')}` },
+    { name: 'log', value: 'FORMAT', default: 'pretty', help: `request log on stderr: ${LOG_FORMATS.join(', ')} (json: the start-up banner too is one JSON line)` },
     { name: 'cors-origin', value: 'ORIGIN', multiple: true, shownDefault: 'any origin', help: 'allowed CORS origin(s), comma-separated or repeated' },
     { name: 'jwt-secret', value: 'SECRET', shownDefault: 'the built-in development key', help: 'HMAC secret that tokens must be signed with (catalog-kit token --jwt-secret)' },
     { name: 'jwt-public-key', value: 'PEM-FILE', help: 'verify tokens with this public key (RS*, PS*, ES*, EdDSA) instead; no token is printed' },
     { name: 'jwt-issuer', value: 'ISSUER', help: 'refuse tokens whose `iss` differs' },
     { name: 'jwt-audience', value: 'AUDIENCE', help: 'refuse tokens whose `aud` differs' },
+    { name: 'insecure-dev-key', help: 'listen on a non-loopback --host with the public development key anyway: anyone who can reach the server can mint an Admin token' },
     { name: 'body-limit', value: 'SIZE', shownDefault: '1mb', help: 'largest accepted request body (e.g. 512kb, 5mb)' },
     { name: 'allow-faults', help: 'test only: serve PUT /__admin/faults for the conformance self-test' },
   ],
   exitStatus:
-    '0 stopped by Ctrl-C or SIGTERM; 1 could not start (port in use, unreadable fixtures, data file or key); 2 wrong command line.',
+    '0 stopped by Ctrl-C or SIGTERM; 1 could not start (port in use, unreadable fixtures, data file or key, a non-loopback --host with the development key); 2 wrong command line.',
 };
 
 const PORT_PROBLEMS = new Set(['EADDRINUSE', 'EACCES']);
@@ -60,6 +63,7 @@ interface ServeConfig {
   audience: string | undefined;
   bodyLimit: string | undefined;
   allowFaults: boolean;
+  insecureDevKey: boolean;
 }
 
 /** The command line → a configuration, or UsageError (exit 2). Reads no file. */
@@ -91,7 +95,34 @@ function configFrom(args: ParsedOptions, env: NodeJS.ProcessEnv): ServeConfig {
     audience: args.string('jwt-audience'),
     bodyLimit,
     allowFaults: args.flag('allow-faults'),
+    insecureDevKey: args.flag('insecure-dev-key'),
   };
+}
+
+/**
+ * Loopback addresses: 127.0.0.0/8 (also as an IPv4-mapped IPv6 address), ::1 and `localhost`.
+ * Any other host — 0.0.0.0, ::, a LAN address, a host name — may be reachable from other machines.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  const v4 = h.startsWith('::ffff:') ? h.slice(7) : h;
+  return isIPv4(v4) && v4.startsWith('127.');
+}
+
+/**
+ * The built-in development key is in the source (src/auth/tokens.ts), so anyone can sign an Admin
+ * token with it: on an address other machines can reach, that is an open server. Refused unless
+ * the user says they mean it with --insecure-dev-key. True when the override is in effect.
+ */
+function exposesDevKey(config: ServeConfig): boolean {
+  if (config.secret !== undefined || config.publicKeyFile !== undefined || isLoopbackHost(config.host)) return false;
+  if (!config.insecureDevKey) {
+    throw new StartupError(
+      `--host ${config.host} is not a loopback address and tokens would be signed with the public development key: give --jwt-secret or --jwt-public-key (or --insecure-dev-key to allow it anyway)`,
+    );
+  }
+  return true;
 }
 
 /** What start-up will read is there and readable, else StartupError (exit 1) before any work. */
@@ -146,6 +177,7 @@ export async function runServe(argv: string[], io: Io, env: NodeJS.ProcessEnv = 
     return EXIT.ok;
   }
   const config = configFrom(args, env);
+  const insecure = exposesDevKey(config);
   checkInputs(config);
   const publicKey = config.publicKeyFile === undefined ? undefined : readPublicKey(config.publicKeyFile);
   const tokens = await import('../auth/tokens.ts');
@@ -164,11 +196,15 @@ export async function runServe(argv: string[], io: Io, env: NodeJS.ProcessEnv = 
   };
   const hadDataFile = config.dataFile !== undefined && statSync(config.dataFile, { throwIfNoEntry: false }) !== undefined;
   const { startServer, ListenError } = await import('../server.ts');
+  const json = config.log === 'json';
   let server: RunningServer;
   try {
     server = await startServer({
       fixtures: config.fixtures,
       requestLog: config.log,
+      // On stderr, through io (tests read it). `--log json`: every line is JSON, so the output can
+      // go to a JSON log processor.
+      log: json ? jsonLog(io.err) : (line: string) => io.err(`${line}\n`),
       ...(config.corsOrigins.length ? { corsOrigins: config.corsOrigins } : {}),
       ...(config.dataFile !== undefined ? { dataFile: config.dataFile } : {}),
       port: config.port,
@@ -187,19 +223,51 @@ export async function runServe(argv: string[], io: Io, env: NodeJS.ProcessEnv = 
   }
   // Listening: only now the banner and the token.
   const token = publicKey !== undefined ? undefined : await tokens.signToken({ user: 'admin', role: 'Admin', expires: '7d', ...auth });
-  io.out(`catalog-kit mock server (profile ${config.profile}) listening on ${server.baseUrl}\n`);
-  io.out(`API base URL: ${server.baseUrl}\n`);
+  const entities = [...server.ctx.store.all()].length;
+  const catalogSource = hadDataFile ? `data file: ${config.dataFile}` : `fixtures: ${config.fixtures}`;
   const origin = server.baseUrl.replace(/\/api$/, '');
-  io.out(`API reference: ${origin}/docs  (OpenAPI: ${origin}/openapi.json, Admin API: ${origin}/__admin)\n`);
-  io.out(`Catalog: ${[...server.ctx.store.all()].length} entities (${hadDataFile ? `data file: ${config.dataFile}` : `fixtures: ${config.fixtures}`})\n`);
-  if (token) io.out(`Admin token (7 days): ${token}\n`);
+  const warning = insecure
+    ? `WARNING: listening on ${config.host} with the public development key: anyone who can reach this server can mint an Admin token (give --jwt-secret or --jwt-public-key)`
+    : undefined;
+  if (json) {
+    io.out(
+      `${JSON.stringify({
+        time: new Date().toISOString(),
+        message: 'listening',
+        baseUrl: server.baseUrl,
+        docsUrl: `${origin}/docs`,
+        openapiUrl: `${origin}/openapi.json`,
+        adminUrl: `${origin}/__admin`,
+        profile: config.profile,
+        catalog: { entities, source: catalogSource },
+        ...(token ? { token, tokenExpiresIn: '7d' } : {}),
+        ...(warning ? { warning } : {}),
+      })}\n`,
+    );
+  } else {
+    io.out(`catalog-kit mock server (profile ${config.profile}) listening on ${server.baseUrl}\n`);
+    if (warning) io.out(`${warning}\n`);
+    io.out(`API base URL: ${server.baseUrl}\n`);
+    io.out(`API reference: ${origin}/docs  (OpenAPI: ${origin}/openapi.json, Admin API: ${origin}/__admin)\n`);
+    io.out(`Catalog: ${entities} entities (${catalogSource})\n`);
+    if (token) io.out(`Admin token (7 days): ${token}\n`);
+  }
   const stop = () => {
     server.dev.persister?.flush();
     void server.close().then(() => process.exit(EXIT.ok));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  const abort = () => {
+    server.dev.persister?.flush();
+    void server.close();
+  };
+  if (io.stop?.aborted) abort();
+  else io.stop?.addEventListener('abort', abort, { once: true });
   await new Promise<void>((done) => server.server.once('close', () => done()));
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+  io.stop?.removeEventListener('abort', abort);
   return EXIT.ok;
 }
 
@@ -210,23 +278,15 @@ async function describeLoadError(error: unknown, config: ServeConfig, hadDataFil
     return reason.includes(config.dataFile!) ? reason : `--data ${config.dataFile}: ${reason}`;
   }
   const { FixtureError } = await import('../fixtures/load-fixtures.ts');
-  if (config.fixtures !== 'none' && (error instanceof FixtureError || error instanceof SyntaxError)) {
-    // load-fixtures.ts names the file for a fixture it could not apply but not for one that is
-    // not JSON: find that one here, on the failure path only.
-    const broken = error instanceof SyntaxError ? firstInvalidJson(config.fixtures) : undefined;
-    return `--fixtures ${config.fixtures}: ${broken ? `fixture ${broken}: ` : ''}${oneLine(error)}`;
-  }
+  // load-fixtures.ts names the file, and for a syntax error the line: the option is added here.
+  if (config.fixtures !== 'none' && error instanceof FixtureError) return `--fixtures ${config.fixtures}: ${oneLine(error)}`;
   return `cannot start: ${oneLine(error)}`;
 }
 
-function firstInvalidJson(fixtures: string): string | undefined {
-  if (fixtures === 'default') return undefined;
-  for (const file of readdirSync(fixtures).filter((f) => f.endsWith('.json')).sort()) {
-    try {
-      JSON.parse(readFileSync(join(fixtures, file), 'utf8'));
-    } catch {
-      return file;
-    }
-  }
-  return undefined;
+/**
+ * `--log json`: a line that is not already a JSON object (a logged 500, a notice) becomes
+ * `{"time", "message"}`, so every line is one JSON object.
+ */
+function jsonLog(write: (text: string) => void): (line: string) => void {
+  return (line) => write(`${line.startsWith('{') && line.endsWith('}') ? line : JSON.stringify({ time: new Date().toISOString(), message: line })}\n`);
 }

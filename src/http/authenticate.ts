@@ -19,6 +19,27 @@ export function identityOf(res: Response): RequestIdentity {
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+/** OpenMetadata's text for a missing token; a header in another form also says what was expected. */
+const NOT_PRESENT = 'Not Authorized! Token not present';
+
+/**
+ * Why a non-empty Authorization header is not `Bearer <token>`, and what to send instead: a bare
+ * token (the most common slip) or another scheme would otherwise get only "Token not present".
+ */
+export function malformedAuthorization(header: string): string {
+  const value = header.trim();
+  // An empty header is no token at all: OpenMetadata's text, as for a missing one.
+  if (!value) return NOT_PRESENT;
+  const expected = 'expected "Authorization: Bearer <token>"';
+  const [scheme = '', ...rest] = value.split(/\s+/);
+  let got: string;
+  if (rest.length === 0 && /^bearer$/i.test(scheme)) got = '"Bearer" without a token';
+  else if (rest.length === 0) got = 'a value without the "Bearer " prefix';
+  else if (/^bearer$/i.test(scheme)) got = 'more than one value after "Bearer"';
+  // Named only when it looks like a scheme (Basic, Token...): never echo what may be a secret.
+  else got = /^[A-Za-z][A-Za-z0-9-]{0,19}$/.test(scheme) ? `the ${scheme} scheme` : 'another scheme';
+  return `${NOT_PRESENT}: ${expected}, got ${got}`;
+}
 
 export function authenticate(verifier: TokenVerifier, ensureUser: (name: string) => string): RequestHandler {
   const admit = (principal: Principal, res: Response, next: NextFunction): void => {
@@ -36,7 +57,7 @@ export function authenticate(verifier: TokenVerifier, ensureUser: (name: string)
   return (req, res, next) => {
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? BEARER.exec(header) : null;
-    if (!match) return next(ApiError.unauthorized('Not Authorized! Token not present'));
+    if (!match) return next(ApiError.unauthorized(typeof header === 'string' ? malformedAuthorization(header) : NOT_PRESENT));
     // A token verified a moment ago is admitted without a promise turn (issue 7 hot path).
     const known = verifier.cached?.(match[1]!);
     if (known) return admit(known, res, next);

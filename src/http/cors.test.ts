@@ -3,8 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { signToken } from '../auth/tokens.ts';
 
+const API_HEADERS = ['Authorization', 'Content-Type', 'Prefer', 'If-Match', 'If-None-Match', 'X-Requested-With'];
+
+function headerList(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+}
+
 describe('CORS: a UI on another port calls the API with a bearer token', () => {
-  it('a preflight is answered 204 without a token, allowing the Authorization header', async () => {
+  it('a preflight is answered 204 without a token, allowing the headers the API uses', async () => {
     const { app } = await createApp();
     const res = await request(app)
       .options('/api/v1/tables')
@@ -12,9 +18,36 @@ describe('CORS: a UI on another port calls the API with a bearer token', () => {
       .set('Access-Control-Request-Method', 'POST')
       .set('Access-Control-Request-Headers', 'authorization, content-type');
     expect(res.status).toBe(204);
-    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173');
-    expect(res.headers['access-control-allow-headers']).toBe('authorization, content-type');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    const allowed = headerList(res.headers['access-control-allow-headers']);
+    for (const header of API_HEADERS) expect(allowed).toContain(header.toLowerCase());
     expect(res.headers['access-control-allow-methods']).toContain('PATCH');
+  });
+
+  it('the allowed headers are a fixed list, not whatever the preflight asks for', async () => {
+    const { app } = await createApp();
+    const res = await request(app)
+      .options('/api/v1/tables')
+      .set('Origin', 'http://localhost:5173')
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'authorization, x-evil-header, cookie');
+    expect(res.status).toBe(204);
+    const allowed = headerList(res.headers['access-control-allow-headers']);
+    expect(allowed).toContain('authorization');
+    expect(allowed).not.toContain('x-evil-header');
+    expect(allowed).not.toContain('cookie');
+  });
+
+  it('no credentials mode for any origin, on preflights and actual requests', async () => {
+    const { app } = await createApp();
+    const token = await signToken({ user: 'admin', role: 'Admin' });
+    const preflight = await request(app).options('/api/v1/tables').set('Origin', 'http://evil.example').set('Access-Control-Request-Method', 'GET');
+    const actual = await request(app).get('/api/v1/tables').set('Origin', 'http://evil.example').set('Authorization', `Bearer ${token}`);
+    for (const res of [preflight, actual]) {
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+      // Never the caller's origin echoed back: any page may read, but never with its cookies.
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+    }
   });
 
   it('an actual request gets the allowed origin and the exposed change header', async () => {
@@ -22,16 +55,18 @@ describe('CORS: a UI on another port calls the API with a bearer token', () => {
     const token = await signToken({ user: 'admin', role: 'Admin' });
     const res = await request(app).get('/api/v1/tables').set('Origin', 'http://localhost:3000').set('Authorization', `Bearer ${token}`);
     expect(res.status).toBe(200);
-    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:3000');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['access-control-expose-headers']).toContain('X-OpenMetadata-Change');
   });
 
-  it('with configured origins, another origin gets no CORS headers', async () => {
+  it('with configured origins, another origin gets no CORS headers; a listed one gets its origin, still without credentials', async () => {
     const { app } = await createApp({ corsOrigins: ['http://localhost:5173'] });
     const res = await request(app).options('/api/v1/tables').set('Origin', 'http://evil.example').set('Access-Control-Request-Method', 'GET');
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     const ok = await request(app).options('/api/v1/tables').set('Origin', 'http://localhost:5173').set('Access-Control-Request-Method', 'GET');
     expect(ok.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect(ok.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(ok.headers.vary).toMatch(/Origin/);
   });
 });

@@ -3,35 +3,68 @@
  * an ApiError and is rendered in one place (render-error.ts) as
  * `{"code", "errorType", "message", "details"?}`.
  */
-export type ErrorType =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'ENTITY_ALREADY_EXISTS'
-  | 'PRECONDITION_FAILED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'INTERNAL_ERROR';
+/**
+ * The errorType of every status the server can send. Error injection (src/admin/injection.ts,
+ * openapi/admin.yaml: any status 400-599) and `Prefer: code=` (src/admin/prefer-code.ts) can
+ * produce any of them, so each registered 4xx/5xx status has its own type, and an unregistered one
+ * is CLIENT_ERROR or SERVER_ERROR. The same list is the `errorType` enum of the Error schema
+ * (openapi/components/common.yaml); errors.test.ts keeps the two equal.
+ */
+export const TYPE_BY_STATUS = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'PAYMENT_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'NOT_ACCEPTABLE',
+  407: 'PROXY_AUTHENTICATION_REQUIRED',
+  408: 'REQUEST_TIMEOUT',
+  // The contract's one conflict: a create of a name that exists.
+  409: 'ENTITY_ALREADY_EXISTS',
+  410: 'GONE',
+  411: 'LENGTH_REQUIRED',
+  412: 'PRECONDITION_FAILED',
+  413: 'PAYLOAD_TOO_LARGE',
+  414: 'URI_TOO_LONG',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  416: 'RANGE_NOT_SATISFIABLE',
+  417: 'EXPECTATION_FAILED',
+  421: 'MISDIRECTED_REQUEST',
+  422: 'UNPROCESSABLE_ENTITY',
+  423: 'LOCKED',
+  424: 'FAILED_DEPENDENCY',
+  425: 'TOO_EARLY',
+  426: 'UPGRADE_REQUIRED',
+  428: 'PRECONDITION_REQUIRED',
+  429: 'TOO_MANY_REQUESTS',
+  431: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
+  451: 'UNAVAILABLE_FOR_LEGAL_REASONS',
+  500: 'INTERNAL_ERROR',
+  501: 'NOT_IMPLEMENTED',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+  504: 'GATEWAY_TIMEOUT',
+  505: 'HTTP_VERSION_NOT_SUPPORTED',
+  506: 'VARIANT_ALSO_NEGOTIATES',
+  507: 'INSUFFICIENT_STORAGE',
+  508: 'LOOP_DETECTED',
+  510: 'NOT_EXTENDED',
+  511: 'NETWORK_AUTHENTICATION_REQUIRED',
+} as const satisfies Record<number, string>;
+
+/** Every errorType, in the order of the schema's enum: the registered ones, then the two catch-alls. */
+export const ERROR_TYPES = [...Object.values(TYPE_BY_STATUS), 'CLIENT_ERROR', 'SERVER_ERROR'] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+export function errorTypeOf(status: number): ErrorType {
+  return (TYPE_BY_STATUS as Record<number, ErrorType>)[status] ?? (status < 500 ? 'CLIENT_ERROR' : 'SERVER_ERROR');
+}
 
 export interface ErrorDetail {
   path: string;
   message: string;
 }
-
-const TYPE_BY_STATUS: Record<number, ErrorType> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  409: 'ENTITY_ALREADY_EXISTS',
-  412: 'PRECONDITION_FAILED',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  500: 'INTERNAL_ERROR',
-};
 
 export class ApiError extends Error {
   readonly status: number;
@@ -42,7 +75,7 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
     this.status = status;
-    this.errorType = errorType ?? TYPE_BY_STATUS[status] ?? (status < 500 ? 'BAD_REQUEST' : 'INTERNAL_ERROR');
+    this.errorType = errorType ?? errorTypeOf(status);
     this.details = details;
   }
 

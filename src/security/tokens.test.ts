@@ -40,10 +40,12 @@ describe('with the development key (the default)', () => {
 
   it.each([
     ['no Authorization header', undefined, 'Not Authorized! Token not present'],
-    ['"Bearer" with nothing after it', 'Bearer', 'Not Authorized! Token not present'],
-    ['"Bearer " and spaces', 'Bearer    ', 'Not Authorized! Token not present'],
-    ['another scheme (Basic)', 'Basic YWRtaW46YWRtaW4=', 'Not Authorized! Token not present'],
-    ['two tokens', 'Bearer a.b.c d.e.f', 'Not Authorized! Token not present'],
+    // A header in another form says what to send instead (src/http/authenticate.ts).
+    ['"Bearer" with nothing after it', 'Bearer', 'Not Authorized! Token not present: expected "Authorization: Bearer <token>", got "Bearer" without a token'],
+    ['"Bearer " and spaces', 'Bearer    ', 'Not Authorized! Token not present: expected "Authorization: Bearer <token>", got "Bearer" without a token'],
+    ['a bare token without "Bearer "', 'eyJhbGciOiJIUzI1NiJ9.e30.sig', 'Not Authorized! Token not present: expected "Authorization: Bearer <token>", got a value without the "Bearer " prefix'],
+    ['another scheme (Basic)', 'Basic YWRtaW46YWRtaW4=', 'Not Authorized! Token not present: expected "Authorization: Bearer <token>", got the Basic scheme'],
+    ['two tokens', 'Bearer a.b.c d.e.f', 'Not Authorized! Token not present: expected "Authorization: Bearer <token>", got more than one value after "Bearer"'],
   ])('%s is 401', async (_label, header, message) => {
     expect(await expect401(catalog, header)).toBe(message);
   });

@@ -1,0 +1,71 @@
+/**
+ * Every status the server can send has its own errorType: error injection (src/admin/injection.ts)
+ * accepts any 4xx/5xx status, so a 503 must not say INTERNAL_ERROR, and the Error schema's enum
+ * (openapi/components/common.yaml) must list every type the server renders.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import request from 'supertest';
+import { parse } from 'yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogApp } from '../app.ts';
+import { createApp } from '../app.ts';
+import { signToken } from '../auth/tokens.ts';
+import { ApiError, ERROR_TYPES, errorTypeOf } from './errors.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+describe('errorType by status', () => {
+  it.each([
+    [408, 'REQUEST_TIMEOUT'],
+    [410, 'GONE'],
+    [422, 'UNPROCESSABLE_ENTITY'],
+    [429, 'TOO_MANY_REQUESTS'],
+    [500, 'INTERNAL_ERROR'],
+    [501, 'NOT_IMPLEMENTED'],
+    [502, 'BAD_GATEWAY'],
+    [503, 'SERVICE_UNAVAILABLE'],
+    [504, 'GATEWAY_TIMEOUT'],
+    [409, 'ENTITY_ALREADY_EXISTS'],
+    [418, 'CLIENT_ERROR'],
+    [499, 'CLIENT_ERROR'],
+    [599, 'SERVER_ERROR'],
+  ])('%i is %s', (status, type) => {
+    expect(errorTypeOf(status)).toBe(type);
+    expect(new ApiError(status, 'x').errorType).toBe(type);
+  });
+
+  it('no two statuses share a type, and every 4xx/5xx status has one', () => {
+    expect(new Set(ERROR_TYPES).size).toBe(ERROR_TYPES.length);
+    for (let status = 400; status <= 599; status++) expect(ERROR_TYPES).toContain(errorTypeOf(status));
+  });
+
+  it('the Error schema enumerates exactly these types', () => {
+    const common = parse(readFileSync(join(here, '../../openapi/components/common.yaml'), 'utf8')) as { Error: { properties: { errorType: { enum: string[] } } } };
+    expect(common.Error.properties.errorType.enum).toEqual([...ERROR_TYPES]);
+  });
+});
+
+describe('injected errors carry their own errorType', () => {
+  let catalog: CatalogApp;
+  let auth: string;
+  beforeAll(async () => {
+    catalog = await createApp({ fixtures: 'none', log: () => {} });
+    auth = `Bearer ${await signToken({ user: 'admin', role: 'Admin' })}`;
+  });
+
+  it.each([
+    [503, 'SERVICE_UNAVAILABLE'],
+    [429, 'TOO_MANY_REQUESTS'],
+    [504, 'GATEWAY_TIMEOUT'],
+    [502, 'BAD_GATEWAY'],
+    [418, 'CLIENT_ERROR'],
+  ])('an Admin API error rule with status %i answers errorType %s', async (status, errorType) => {
+    await request(catalog.app).put('/__admin/errors').send({ rules: [{ status, route: '/api/v1/tables' }] }).expect(200);
+    const res = await request(catalog.app).get('/api/v1/tables').set('Authorization', auth);
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject({ code: status, errorType });
+    await request(catalog.app).delete('/__admin/errors');
+  });
+});
