@@ -7,6 +7,62 @@ import { createApp } from './app.ts';
 export interface ServerOptions extends AppOptions {
   port?: number;
   host?: string;
+  /** Socket timeouts and header limits; each one left out takes its value from SERVER_LIMIT_DEFAULTS. */
+  limits?: Partial<ServerLimits>;
+}
+
+/** What keeps a slow or idle client from holding a connection (README "Limits"). All in milliseconds except maxHeaderSize (bytes). */
+export interface ServerLimits {
+  /** Time to receive a request's headers, from its first byte (408 and close after). */
+  headersTimeout: number;
+  /** Time to receive a whole request, headers and body (408 and close after). */
+  requestTimeout: number;
+  /** How long a keep-alive connection may stay idle between two requests. */
+  keepAliveTimeout: number;
+  /** How often node checks the two request timeouts above: a timeout fires up to this much late. */
+  connectionsCheckingInterval: number;
+  /** The largest header block accepted (431 beyond). */
+  maxHeaderSize: number;
+}
+
+/**
+ * Node 20's own values are headersTimeout 60 s, requestTimeout 300 s, keepAliveTimeout 5 s,
+ * connectionsCheckingInterval 30 s, maxHeaderSize 16 KiB and no connection cap. Why ours:
+ *
+ * - headersTimeout 10 s: a real client sends its headers in one write; 60 s (checked only every
+ *   30 s, so up to 90 s) let a client dribbling bytes hold a socket and its parser for minutes.
+ *   node counts it from the connection too, so it also closes a connection that sends nothing.
+ * - requestTimeout 30 s: the largest body is DEFAULT_BODY_LIMIT (src/app.ts, 1 MB), which is 30 s
+ *   at about 35 KB/s; five minutes per request only served slow uploads this server never needs.
+ * - keepAliveTimeout 5 s: node's value, kept. It is above the 4 s after which undici (fetch) drops
+ *   an idle connection itself, so a client never reuses a socket the server is just closing.
+ * - connectionsCheckingInterval 1 s: so the two timeouts above fire within a second of their
+ *   value; the check walks only the connections that are mid-request, a cheap pass.
+ * - maxHeaderSize 16 KiB: node's value, stated here so it is visible: a token is well under 2 KiB.
+ *   `maxHeadersCount` stays at node's 2000: past it node drops headers silently rather than
+ *   refusing the request, and the byte limit already bounds the header block.
+ * - No `maxConnections`: at a cap node closes new connections at once, so a thousand idle sockets
+ *   would lock out the next real client; the timeouts recycle idle sockets instead, and the bench
+ *   (bench/) and the conformance run open many connections.
+ */
+export const SERVER_LIMIT_DEFAULTS: Readonly<ServerLimits> = Object.freeze({
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 1_000,
+  maxHeaderSize: 16 * 1024,
+});
+
+function serverLimits(given: Partial<ServerLimits> = {}): ServerLimits {
+  const limits = { ...SERVER_LIMIT_DEFAULTS, ...given };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isInteger(value) || value <= 0) throw new RangeError(`server limit ${name} must be a positive integer, got ${value}`);
+  }
+  // node refuses a headersTimeout above requestTimeout (ERR_OUT_OF_RANGE): say which option.
+  if (limits.headersTimeout > limits.requestTimeout) {
+    throw new RangeError(`server limit headersTimeout (${limits.headersTimeout} ms) must not exceed requestTimeout (${limits.requestTimeout} ms)`);
+  }
+  return limits;
 }
 
 export interface RunningServer extends CatalogApp {
@@ -46,13 +102,24 @@ function listenProblem(code: string, port: number, host: string, cause: unknown)
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const limits = serverLimits(options.limits);
   const catalog = await createApp(options);
   const host = options.host ?? '127.0.0.1';
   const requestedPort = options.port ?? 8585;
   // Not `app.listen(port, host, callback)`: express 5 calls that callback on an error as well, so
   // a busy port used to look like success (the banner printed, then nothing kept the process
   // alive). Here only 'listening' resolves and an 'error' rejects.
-  const server = createServer(catalog.app);
+  // The limits go to createServer: connectionsCheckingInterval cannot be changed afterwards.
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeout,
+      requestTimeout: limits.requestTimeout,
+      keepAliveTimeout: limits.keepAliveTimeout,
+      connectionsCheckingInterval: limits.connectionsCheckingInterval,
+      maxHeaderSize: limits.maxHeaderSize,
+    },
+    catalog.app,
+  );
   await new Promise<void>((resolve, reject) => {
     const onListening = () => {
       server.off('error', onError);

@@ -13,6 +13,8 @@
  * Options: --duration S (load, default 120), --warmup S (default 10% of it, 2–15), --clients N
  * (default 8), --seed N, --rss-bound-mb N, --heap-bound-mb N. It stops by itself; exit 0 when all three hold, else 1.
  */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { signToken } from '../auth/tokens.ts';
@@ -132,10 +134,33 @@ function positive(value: string | undefined, name: string, fallback: number): nu
   return n;
 }
 
+const USAGE = `Usage: npm run soak -- [options]
+
+Runs the reference server under a mixed load, then checks: no 5xx and no dropped request, the
+store's integrity (under load and at the end), the entity count, and RSS and V8 heap after GC
+(measured after the warm-up and at the end; printed in the last lines).
+
+  --duration S        seconds of load (default 120; the full soak is --duration 600)
+  --warmup S          seconds of warm-up before the first measure (default 10% of the duration, 2 to 15)
+  --clients N         concurrent clients (default 8)
+  --seed N            seed of the load (default 20240501)
+  --rss-bound-mb N    largest RSS growth after GC accepted (default 64)
+  --heap-bound-mb N   largest V8 heap growth after GC accepted (default 16)
+  --kill-rounds N     then N rounds of the SIGKILL durability test with --data
+                      (src/persistence/durability.test.ts; default 25, 0 skips it)
+  -h, --help          this text
+
+Exit status 0 when every check passes, else 1.
+`;
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { duration: { type: 'string' }, warmup: { type: 'string' }, clients: { type: 'string' }, seed: { type: 'string' }, 'rss-bound-mb': { type: 'string' }, 'heap-bound-mb': { type: 'string' } },
+    options: { help: { type: 'boolean', short: 'h' }, duration: { type: 'string' }, warmup: { type: 'string' }, clients: { type: 'string' }, seed: { type: 'string' }, 'rss-bound-mb': { type: 'string' }, 'heap-bound-mb': { type: 'string' }, 'kill-rounds': { type: 'string' } },
   });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   const durationS = positive(values.duration, 'duration', 120);
   const opts: SoakOptions = {
     durationS,
@@ -157,7 +182,20 @@ async function main(): Promise<number> {
   for (const f of s.failures) process.stdout.write(`  failure: ${f}\n`);
   for (const p of r.integrity) process.stdout.write(`  integrity: ${p}\n`);
   process.stdout.write(`${r.verdicts.join('\n')}\n${r.ok ? 'soak passed' : 'soak FAILED'}\n`);
-  return r.ok ? 0 : 1;
+  const killRounds = values['kill-rounds'] === '0' ? 0 : Math.round(positive(values['kill-rounds'], 'kill-rounds', 25));
+  const durable = killRounds > 0 ? await killRoundsPass(killRounds) : true;
+  return r.ok && durable ? 0 : 1;
+}
+
+/** The SIGKILL durability test of `npm test`, with more rounds (it needs the build: dist/). */
+function killRoundsPass(rounds: number): Promise<boolean> {
+  process.stdout.write(`\nSIGKILL durability test, ${rounds} rounds (src/persistence/durability.test.ts)…\n`);
+  const vitest = createRequire(import.meta.url).resolve('vitest/vitest.mjs');
+  const child = spawn(process.execPath, [vitest, 'run', 'src/persistence/durability.test.ts'], {
+    stdio: 'inherit',
+    env: { ...process.env, SOAK_ROUNDS: String(rounds) },
+  });
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code === 0)));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

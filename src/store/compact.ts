@@ -17,7 +17,9 @@ import type { Entity } from '../domain/entity.ts';
 const EMPTY: readonly unknown[] = Object.freeze([]);
 /** Shared references by their JSON; cleared when large, so it cannot grow without bound. */
 const references = new Map<string, object>();
-const MAX_SHARED = 50_000;
+// References worth sharing are few (services, users, teams, domains); a small cap keeps the memory of
+// references to deleted entities small too (a soak creates and deletes thousands).
+const MAX_SHARED = 4_096;
 
 function isFlatReference(value: object): boolean {
   const record = value as Record<string, unknown>;
