@@ -21,8 +21,8 @@ export interface AdminDeps {
   ctx: CatalogContext;
   faults: FaultSettings;
   journal: Journal;
-  /** Clears the state and loads the start-up fixtures again. */
-  reset(): void;
+  /** Clears the state and loads the start state (`start`: the data file's at start, else the fixtures) or the fixtures. */
+  reset(to: 'start' | 'fixtures'): void;
   /** Called after every change of the state (persistence). */
   changed(): void;
 }
@@ -46,8 +46,8 @@ export function adminRouter(deps: AdminDeps): Router {
     });
   });
 
-  routes.post('/__admin/reset', (_req, res) => {
-    deps.reset();
+  routes.post('/__admin/reset', (req, res) => {
+    deps.reset(req.query.to === 'fixtures' ? 'fixtures' : 'start');
     deps.changed();
     res.json({ entities: count() });
   });

@@ -60,7 +60,7 @@ export function setupDevTools(ctx: CatalogContext, document: OpenApiDocument, op
   // With --data, reset goes back to the state the server started from (the file's, else the
   // fixtures'), not to the fixtures over the user's data: a copy of it is kept.
   const startState = options.dataFile ? exportState(ctx) : undefined;
-  const resetTo = startState ? () => void importState(ctx, startState) : reset;
+  const resetTo = (to: 'start' | 'fixtures') => (startState && to === 'start' ? void importState(ctx, startState) : reset());
   const persister = options.dataFile ? createPersister(ctx, options.dataFile, loaded, { log }) : undefined;
 
   const faults = new FaultSettings(options.random);

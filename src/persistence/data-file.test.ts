@@ -218,4 +218,24 @@ describe('POST /__admin/reset with --data', () => {
     const third = await createApp({ fixtures: 'default', dataFile: file });
     expect(exportState(third.ctx).entities).toEqual(start);
   });
+
+  it('?to=fixtures loads the start-up fixtures instead, and that is saved too', async () => {
+    const file = newFile();
+    const token = await signToken({ user: 'admin', role: 'Admin' });
+    const first = await createApp({ fixtures: 'none', dataFile: file });
+    await request(first.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'mine', ...SERVICE });
+    first.dev.persister!.flush();
+
+    const second = await createApp({ fixtures: 'default', dataFile: file });
+    const reset = await request(second.app).post('/__admin/reset?to=fixtures');
+    expect(reset.status).toBe(200);
+    expect(second.ctx.store.getByFqn('databaseService', 'mine')).toBeUndefined();
+    const fixturesOnly = exportState((await createApp({ fixtures: 'default' })).ctx).entities.length;
+    expect(reset.body).toEqual({ entities: fixturesOnly });
+
+    const third = await createApp({ fixtures: 'none', dataFile: file });
+    expect(third.ctx.store.getByFqn('databaseService', 'mine')).toBeUndefined();
+    expect(exportState(third.ctx).entities.length).toBe(fixturesOnly);
+    expect((await request(second.app).post('/__admin/reset?to=yesterday')).status).toBe(400);
+  });
 });
