@@ -172,8 +172,8 @@ export interface PersisterOptions {
 
 /** Starts journaling the context's state; `loaded` is what loadDataFile returned (false: the state came from fixtures). */
 export function createPersister(ctx: CatalogContext, path: string, loaded: DataFileLoad | false, options: PersisterOptions = {}): Persister {
-  // CATALOG_KIT_COMPACT_RECORDS: for src/persistence/durability.test.ts, which kills the server
-  // mid-compaction by compacting every few records.
+  // CATALOG_KIT_COMPACT_RECORDS (README, `--data`): src/persistence/durability.test.ts uses it to
+  // kill the server mid-compaction by compacting every few records.
   const compactRecords = options.compactRecords ?? (Number(process.env.CATALOG_KIT_COMPACT_RECORDS) || 1000);
   const compactBytes = options.compactBytes ?? 8 * 1024 * 1024;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
