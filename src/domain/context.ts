@@ -3,7 +3,7 @@
  * profile, the document's schema validators, a clock and an id source (both replaceable in tests).
  */
 import type { Profile } from '../config/profiles.ts';
-import type { ErrorDetail } from '../http/errors.ts';
+import type { ErrorDetail } from './errors.ts';
 import type { ResourceDef } from '../resources/resource-table.ts';
 import type { EntityStore, StoredEntity } from '../store/entity-store.ts';
 import type { CreateRequest, Entity } from './entity.ts';

@@ -17,7 +17,7 @@
  * Status (contract "Data contract execution status"): over the blocks that check something,
  * Success when none failed, Failed when all failed, PartialSuccess otherwise.
  */
-import { ApiError } from '../http/errors.ts';
+import { CatalogError } from './errors.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext } from './context.ts';
 import type { DataContractResult } from './data-contracts.ts';
@@ -95,7 +95,7 @@ export function validateContract(ctx: CatalogContext, contract: StoredEntity, us
   const started = ctx.now();
   const ref = contract.entity.entity as EntityReference;
   const target = ctx.store.get(ref.id);
-  if (!target || target.entity.deleted) throw ApiError.notFound(ref.type, ref.id);
+  if (!target || target.entity.deleted) throw CatalogError.notFound(ref.type, ref.id);
   const schemaValidation = schemaBlock(contract.entity, target.entity);
   const semanticsValidation = semanticsBlock(contract.entity, target.entity);
   const qualityValidation = qualityBlock(ctx, contract.entity);

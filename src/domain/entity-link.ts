@@ -1,5 +1,5 @@
 /** Entity links of test cases (observed): `<#E::<type>::<fqn>[::columns::<column>]>`. */
-import { ApiError } from '../http/errors.ts';
+import { CatalogError } from './errors.ts';
 
 export interface EntityLink {
   type: string;
@@ -16,6 +16,6 @@ export function readEntityLink(link: unknown): EntityLink | undefined {
 /** The parts of an entity link; 400 when it is not one. */
 export function parseEntityLink(link: string): EntityLink {
   const parsed = readEntityLink(link);
-  if (!parsed) throw ApiError.badRequest(`Invalid entityLink ${link}: expected <#E::<type>::<fqn>[::columns::<column>]>`);
+  if (!parsed) throw CatalogError.badRequest(`Invalid entityLink ${link}: expected <#E::<type>::<fqn>[::columns::<column>]>`);
   return parsed;
 }

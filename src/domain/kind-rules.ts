@@ -1,7 +1,7 @@
 /**
  * The few kinds whose FQN or checks are not the generic `<parent>.<name>` ones.
  */
-import { ApiError } from '../http/errors.ts';
+import { CatalogError } from './errors.ts';
 import { addToFqn } from '../resources/fqn.ts';
 import type { CatalogContext, KindRules } from './context.ts';
 import type { EntityReference } from './entity.ts';
@@ -19,7 +19,7 @@ const testCase: KindRules = {
     const target = findLive(ctx.store, [link.type], 'fqn', link.fqn);
     if (link.column !== undefined) {
       const columns = (target.entity.columns as { name: string }[] | undefined) ?? [];
-      if (!columns.some((c) => c.name === link.column)) throw ApiError.badRequest(`Invalid column name ${link.column}`);
+      if (!columns.some((c) => c.name === link.column)) throw CatalogError.badRequest(`Invalid column name ${link.column}`);
     }
     entity.entityFQN = link.column !== undefined ? addToFqn(link.fqn, link.column) : link.fqn;
     return addToFqn(String(entity.entityFQN), request.name);
@@ -43,7 +43,7 @@ const dataContract: KindRules = {
     const target = entity.entity as EntityReference;
     for (const stored of ctx.store.ofType('dataContract')) {
       if ((stored.entity.entity as EntityReference).id === target.id && stored.entity.fullyQualifiedName !== entity.fullyQualifiedName) {
-        throw ApiError.badRequest(`A data contract already exists for entity '${target.type}' with ID ${target.id}`);
+        throw CatalogError.badRequest(`A data contract already exists for entity '${target.type}' with ID ${target.id}`);
       }
     }
   },
@@ -54,7 +54,7 @@ const dataContract: KindRules = {
 /** Observed §10: a system classification (or tag) cannot be deleted. */
 const systemProtected = (type: string): KindRules => ({
   beforeDelete(stored) {
-    if (stored.entity.provider === 'system') throw ApiError.badRequest(`System entity [${stored.entity.name}] of type ${type} can not be deleted.`);
+    if (stored.entity.provider === 'system') throw CatalogError.badRequest(`System entity [${stored.entity.name}] of type ${type} can not be deleted.`);
   },
 });
 

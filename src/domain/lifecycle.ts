@@ -8,7 +8,7 @@
  */
 import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
-import { ApiError } from '../http/errors.ts';
+import { CatalogError } from './errors.ts';
 import { addToFqn, quoteName } from '../resources/fqn.ts';
 import type { ResourceDef } from '../resources/resource-table.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
@@ -52,7 +52,7 @@ function prepare(ctx: CatalogContext, def: ResourceDef, request: CreateRequest, 
 
   // The containing entity (contract "Common rules" 3–4): the first parent rule the request names.
   const chosen = def.parents?.find((rule) => request[rule.field] !== undefined && request[rule.field] !== null);
-  if (def.parents?.length && !chosen) throw ApiError.badRequest(`[${def.parents[def.parents.length - 1]!.field} must not be null]`);
+  if (def.parents?.length && !chosen) throw CatalogError.badRequest(`[${def.parents[def.parents.length - 1]!.field} must not be null]`);
   if (chosen) {
     parent = resolveParentField(ctx, def, chosen.field, request[chosen.field]);
     entity[chosen.field] = referenceTo(parent.type, parent.entity);
@@ -65,7 +65,7 @@ function prepare(ctx: CatalogContext, def: ResourceDef, request: CreateRequest, 
       if (rule === chosen || request[rule.field] === undefined || request[rule.field] === null) continue;
       const named = resolveParentField(ctx, def, rule.field, request[rule.field]);
       if ((entity[rule.field] as EntityReference | undefined)?.id !== named.entity.id) {
-        throw ApiError.badRequest(`${rule.field} ${String(request[rule.field])} is not the ${rule.field} of ${parent.entity.fullyQualifiedName}`);
+        throw CatalogError.badRequest(`${rule.field} ${String(request[rule.field])} is not the ${rule.field} of ${parent.entity.fullyQualifiedName}`);
       }
     }
   }
@@ -98,7 +98,7 @@ function resolveColumnTags(ctx: CatalogContext, columns: unknown[]): void {
 /** POST (contract "Create" rules 1–2): 409 when the FQN exists in its kind, soft-deleted included. */
 export function createEntity(ctx: CatalogContext, def: ResourceDef, request: CreateRequest, user: string): StoredEntity {
   const { entity, parent } = prepare(ctx, def, request, user);
-  if (ctx.store.getByFqn(def.type, entity.fullyQualifiedName)) throw ApiError.alreadyExists();
+  if (ctx.store.getByFqn(def.type, entity.fullyQualifiedName)) throw CatalogError.alreadyExists();
   rulesFor(ctx, def).beforeCreate?.(entity, ctx);
   return ctx.store.insert(def.type, entity, parent?.entity.id);
 }
@@ -177,16 +177,16 @@ export function patchEntity(ctx: CatalogContext, def: ResourceDef, stored: Store
     patched = fastJsonPatch.applyPatch(structuredClone(stored.entity), operations, true, false).newDocument as Entity;
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw ApiError.badRequest(`Invalid JSON Patch: ${message}`);
+    throw CatalogError.badRequest(`Invalid JSON Patch: ${message}`);
   }
-  if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) throw ApiError.badRequest('Invalid JSON Patch: the result is not an entity');
-  if (patched.deleted !== stored.entity.deleted) throw ApiError.badRequest(`${def.type} attribute deleted can't be modified`);
+  if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) throw CatalogError.badRequest('Invalid JSON Patch: the result is not an entity');
+  if (patched.deleted !== stored.entity.deleted) throw CatalogError.badRequest(`${def.type} attribute deleted can't be modified`);
   for (const key of [...PATCH_KEPT, ...(def.immutableFields ?? []), ...(def.parents ?? []).flatMap((p) => [p.field, ...(p.inherit ?? [])])]) {
     if (stored.entity[key] === undefined) delete patched[key];
     else patched[key] = stored.entity[key];
   }
   const problems = ctx.validators.validate(def.schema, patched);
-  if (problems.length) throw ApiError.badRequest(`Invalid ${def.type} after patch: ${problems.map((p) => `${p.path} ${p.message}`).join(', ')}`, problems);
+  if (problems.length) throw CatalogError.badRequest(`Invalid ${def.type} after patch: ${problems.map((p) => `${p.path} ${p.message}`).join(', ')}`, problems);
   resolvePatchedRefs(ctx.store, def, patched);
   applyChange(ctx, def, stored, patched, user);
   return stored;
@@ -209,7 +209,7 @@ function setDeleted(ctx: CatalogContext, stored: StoredEntity, deleted: boolean,
 
 function checkDeletable(ctx: CatalogContext, def: ResourceDef, stored: StoredEntity, recursive: boolean): void {
   rulesFor(ctx, def).beforeDelete?.(stored, ctx);
-  if (!recursive && ctx.store.hasChildren(stored.entity.id)) throw ApiError.notEmpty(def.type);
+  if (!recursive && ctx.store.hasChildren(stored.entity.id)) throw CatalogError.notEmpty(def.type);
 }
 
 /**
@@ -256,11 +256,11 @@ function restoreTree(ctx: CatalogContext, stored: StoredEntity, user: string): v
 /** Restore (contract "Delete and restore" rule 4): 404 unknown, 400 when not deleted or parent deleted. */
 export function restoreEntity(ctx: CatalogContext, def: ResourceDef, id: string, user: string): StoredEntity {
   const stored = ctx.store.get(id);
-  if (!stored || stored.type !== def.type) throw ApiError.notFound(def.type, id);
-  if (!stored.entity.deleted) throw ApiError.badRequest(`${def.type} ${stored.entity.fullyQualifiedName} is not deleted`);
+  if (!stored || stored.type !== def.type) throw CatalogError.notFound(def.type, id);
+  if (!stored.entity.deleted) throw CatalogError.badRequest(`${def.type} ${stored.entity.fullyQualifiedName} is not deleted`);
   const parent = stored.parentId ? ctx.store.get(stored.parentId) : undefined;
   if (parent?.entity.deleted) {
-    throw ApiError.badRequest(`Cannot restore ${def.type} ${stored.entity.fullyQualifiedName}: its parent ${parent.type} ${parent.entity.fullyQualifiedName} is deleted`);
+    throw CatalogError.badRequest(`Cannot restore ${def.type} ${stored.entity.fullyQualifiedName}: its parent ${parent.type} ${parent.entity.fullyQualifiedName} is deleted`);
   }
   restoreTree(ctx, stored, user);
   return stored;

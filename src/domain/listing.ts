@@ -3,7 +3,7 @@
  * cursors (both → 400), `include`, and per-kind filters. Keys are kept in FQN order, so a page
  * starts with a binary search; an FQN-prefix filter (`service`, `database`...) reads only its range.
  */
-import { ApiError } from '../http/errors.ts';
+import { CatalogError } from './errors.ts';
 import type { ResourceDef } from '../resources/resource-table.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import { sortKey } from '../store/sorted-keys.ts';
@@ -30,7 +30,7 @@ const CURSOR_KEY = /^[^\u0000]+\u0000[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 
 export function decodeCursor(cursor: string): string {
   const key = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!CURSOR_KEY.test(key) || encodeCursor(key) !== cursor.replace(/=+$/, '')) throw ApiError.badRequest(`Invalid cursor ${cursor}`);
+  if (!CURSOR_KEY.test(key) || encodeCursor(key) !== cursor.replace(/=+$/, '')) throw CatalogError.badRequest(`Invalid cursor ${cursor}`);
   return key;
 }
 
@@ -48,7 +48,7 @@ const PREDICATES: Record<string, (entity: Entity, value: unknown) => boolean> = 
 };
 
 export function listEntities(ctx: CatalogContext, def: ResourceDef, query: ListQuery): { items: StoredEntity[]; paging: Paging } {
-  if (query.before !== undefined && query.after !== undefined) throw ApiError.badRequest('Only one of before or after query parameter allowed');
+  if (query.before !== undefined && query.after !== undefined) throw CatalogError.badRequest('Only one of before or after query parameter allowed');
   const keys = ctx.store.orderedKeys(def.type);
   const prefixParam = def.prefixFilters?.find((f) => typeof query.filters[f] === 'string' && query.filters[f] !== '');
   // A prefix filter names a parent by FQN: its entities have keys `<fqn>.`…; the range ends before `<fqn>/`.

@@ -3,7 +3,7 @@
  * asked for with `fields=` (GET and list), everything after a write; `href` from the request's base
  * URL; connection secrets masked in the `contract` profile.
  */
-import { ApiError } from '../http/errors.ts';
+import { CatalogError } from './errors.ts';
 import type { ResourceDef } from '../resources/resource-table.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext } from './context.ts';
@@ -20,7 +20,7 @@ export function parseFields(ctx: CatalogContext, def: ResourceDef, raw: unknown)
   const names = String(raw).split(',').map((f) => f.trim()).filter((f) => f !== '');
   if (names.includes('*')) return 'all';
   const allowed = new Set([...ctx.validators.propertyNames(def.schema), ...def.relationshipFields]);
-  for (const name of names) if (!allowed.has(name)) throw ApiError.badRequest(`Invalid field name ${name}`);
+  for (const name of names) if (!allowed.has(name)) throw CatalogError.badRequest(`Invalid field name ${name}`);
   return new Set(names);
 }
 

@@ -3,7 +3,7 @@
  * user names) into references, and tag FQNs into tag labels. A name that resolves to nothing, or
  * to a soft-deleted entity, is a 404 in OpenMetadata's words (observed §2.3).
  */
-import { ApiError } from '../http/errors.ts';
+import { CatalogError } from './errors.ts';
 import type { RefField, ResourceDef } from '../resources/resource-table.ts';
 import type { EntityStore, StoredEntity } from '../store/entity-store.ts';
 import type { Entity, EntityReference, TagLabel } from './entity.ts';
@@ -29,7 +29,7 @@ export function findLive(store: EntityStore, kinds: readonly string[], by: RefFi
     const ref = value as { id?: unknown; type?: unknown };
     const id = by === 'id' ? String(value) : String(ref.id);
     if (by === 'ref' && typeof ref.type === 'string' && !kinds.includes(ref.type)) {
-      throw ApiError.badRequest(`Invalid entity type ${ref.type}: expected ${kinds.join(' or ')}`);
+      throw CatalogError.badRequest(`Invalid entity type ${ref.type}: expected ${kinds.join(' or ')}`);
     }
     const candidate = store.get(id);
     if (candidate && kinds.includes(candidate.type)) found = candidate;
@@ -37,7 +37,7 @@ export function findLive(store: EntityStore, kinds: readonly string[], by: RefFi
   }
   if (!found || found.entity.deleted) {
     const kind = by === 'ref' && typeof (value as { type?: unknown }).type === 'string' ? String((value as { type: string }).type) : kinds[0]!;
-    throw ApiError.notFound(kind, label);
+    throw CatalogError.notFound(kind, label);
   }
   return found;
 }
@@ -84,14 +84,14 @@ export function resolveTagLabels(store: EntityStore, labels: readonly TagLabel[]
     if (out.some((l) => l.tagFQN === label.tagFQN)) continue;
     const source = label.source ?? 'Classification';
     const tag = store.getByFqn(source === 'Glossary' ? 'glossaryTerm' : 'tag', label.tagFQN);
-    if (!tag || tag.entity.deleted) throw ApiError.notFound(source === 'Glossary' ? 'glossaryTerm' : 'tag', label.tagFQN);
+    if (!tag || tag.entity.deleted) throw CatalogError.notFound(source === 'Glossary' ? 'glossaryTerm' : 'tag', label.tagFQN);
     const classification = classificationOf(store, tag.entity);
     if (tag.entity.disabled === true || classification?.disabled === true) {
-      throw ApiError.badRequest(`Tag label ${label.tagFQN} is disabled and can't be assigned to a data asset.`);
+      throw CatalogError.badRequest(`Tag label ${label.tagFQN} is disabled and can't be assigned to a data asset.`);
     }
     if (classification?.mutuallyExclusive === true) {
       const other = exclusiveSeen.get(classification.id);
-      if (other) throw ApiError.badRequest(`Tag labels ${label.tagFQN} and ${other} are mutually exclusive and can't be assigned together`);
+      if (other) throw CatalogError.badRequest(`Tag labels ${label.tagFQN} and ${other} are mutually exclusive and can't be assigned together`);
       exclusiveSeen.set(classification.id, label.tagFQN);
     }
     const resolved: TagLabel = {

@@ -2,7 +2,7 @@
  * Followers and votes (contract "Followers and votes"; observed §1.6–1.7): they never change the
  * entity's version; following twice is a no-op; up and down votes are exclusive per user.
  */
-import { ApiError } from '../http/errors.ts';
+import { CatalogError } from './errors.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext } from './context.ts';
 import type { ChangeDescription, ChangeEvent, Entity, EntityReference, Votes } from './entity.ts';
@@ -13,8 +13,8 @@ export type VoteType = 'votedUp' | 'votedDown' | 'unVoted';
 /** The follower must be a known user (404) that is not soft-deleted (400, observed §1.6). */
 function liveUser(ctx: CatalogContext, userId: string): StoredEntity {
   const user = ctx.store.get(userId);
-  if (!user || user.type !== 'user') throw ApiError.notFound('user', userId);
-  if (user.entity.deleted) throw ApiError.badRequest(`User ${userId} is deleted`);
+  if (!user || user.type !== 'user') throw CatalogError.notFound('user', userId);
+  if (user.entity.deleted) throw CatalogError.badRequest(`User ${userId} is deleted`);
   return user;
 }
 
@@ -32,7 +32,7 @@ export function addFollower(ctx: CatalogContext, stored: StoredEntity, userId: s
 
 export function removeFollower(ctx: CatalogContext, stored: StoredEntity, userId: string): EntityReference[] {
   const user = ctx.store.get(userId);
-  if (!user || user.type !== 'user') throw ApiError.notFound('user', userId);
+  if (!user || user.type !== 'user') throw CatalogError.notFound('user', userId);
   const followers = (stored.entity.followers as EntityReference[] | undefined) ?? [];
   replace(stored, { followers: followers.filter((f) => f.id !== userId) });
   return [referenceTo('user', user.entity)];

@@ -4,7 +4,7 @@
  * memory per CatalogContext, keyed by table id, dropped when the table is removed for good
  * (kind-rules.ts `afterHardDelete`), and shown on the table through `fields=` (field providers).
  */
-import { ApiError } from '../http/errors.ts';
+import { CatalogError } from './errors.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext } from './context.ts';
 import type { Entity, Paging, Schemas } from './entity.ts';
@@ -72,7 +72,7 @@ export function columnsOf(table: Entity): ColumnLike[] {
 
 /** Observed §9: a name that is not a column of the table is 400 `Invalid column name <c>`. */
 function checkColumn(table: Entity, name: string): void {
-  if (!columnsOf(table).some((c) => c.name === name)) throw ApiError.badRequest(`Invalid column name ${name}`);
+  if (!columnsOf(table).some((c) => c.name === name)) throw CatalogError.badRequest(`Invalid column name ${name}`);
 }
 
 export function profilerConfigOf(ctx: CatalogContext, tableId: string): TableProfilerConfig | undefined {
@@ -105,7 +105,7 @@ export function setSampleData(ctx: CatalogContext, table: StoredEntity, body: { 
   const columns = body.columns.map((c) => (typeof c === 'string' ? c : c.name));
   for (const name of columns) checkColumn(table.entity, name);
   for (const row of body.rows) {
-    if (row.length !== columns.length) throw ApiError.badRequest(`Number of columns is ${columns.length} but row has ${row.length} sample values`);
+    if (row.length !== columns.length) throw CatalogError.badRequest(`Number of columns is ${columns.length} but row has ${row.length} sample values`);
   }
   const stored: TableData = { columns, rows: structuredClone(body.rows) };
   dataOf(ctx, table.entity.id).sampleData = stored;
@@ -128,7 +128,7 @@ export function toContractSampleData(table: Entity, data: TableData): ContractSa
  * seconds (10 digits) or microseconds (16) are 400.
  */
 export function checkMillis(timestamp: number): void {
-  if (String(timestamp).length !== 13) throw ApiError.badRequest(`Timestamp ${timestamp} is not valid, it should be in milliseconds since epoch`);
+  if (String(timestamp).length !== 13) throw CatalogError.badRequest(`Timestamp ${timestamp} is not valid, it should be in milliseconds since epoch`);
 }
 
 /**

@@ -4,7 +4,7 @@
  * `testCaseResult`, read by data-contract validation for its quality expectations. Held per
  * CatalogContext, keyed by test case id, dropped when the test case is hard-deleted.
  */
-import { ApiError } from '../http/errors.ts';
+import { CatalogError } from './errors.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext } from './context.ts';
 import type { Paging, Schemas } from './entity.ts';
@@ -27,7 +27,7 @@ function resultsOf(ctx: CatalogContext, testCaseId: string, create: boolean): Te
 /** Stores one run (same timestamp → replaced). Returns the stored result and whether it was new. */
 export function addTestCaseResult(ctx: CatalogContext, testCase: StoredEntity, body: TestCaseResult): { result: TestCaseResult; created: boolean } {
   checkMillis(body.timestamp);
-  if (testCase.entity.deleted) throw ApiError.notFound('testCase', testCase.entity.fullyQualifiedName);
+  if (testCase.entity.deleted) throw CatalogError.notFound('testCase', testCase.entity.fullyQualifiedName);
   const result: TestCaseResult = { ...structuredClone(body), id: body.id ?? ctx.newId(), testCaseFQN: testCase.entity.fullyQualifiedName };
   const replaced = upsertByTimestamp(resultsOf(ctx, testCase.entity.id, true)!, result, () => true);
   return { result, created: replaced === undefined };

@@ -6,6 +6,7 @@
 import type { NextFunction, RequestHandler, Response } from 'express';
 import type { Principal, TokenVerifier } from '../auth/tokens.ts';
 import { TokenError } from '../auth/tokens.ts';
+import { CatalogError } from '../domain/errors.ts';
 import { ApiError } from './errors.ts';
 
 export interface RequestIdentity extends Principal {
@@ -49,7 +50,8 @@ export function authenticate(verifier: TokenVerifier, ensureUser: (name: string)
     try {
       userId = ensureUser(principal.user);
     } catch (error) {
-      return next(error instanceof ApiError && error.status === 400 ? ApiError.unauthorized(`Not Authorized! ${error.message}`) : error);
+      const refused = error instanceof ApiError || error instanceof CatalogError ? ApiError.from(error) : undefined;
+      return next(refused?.status === 400 ? ApiError.unauthorized(`Not Authorized! ${refused.message}`) : error);
     }
     res.locals.identity = { ...principal, userId } satisfies RequestIdentity;
     next();

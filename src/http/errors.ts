@@ -1,8 +1,15 @@
 /**
- * The one error type of the server and its catalogue (DESIGN.md "Errors"). Every failure becomes
- * an ApiError and is rendered in one place (render-error.ts) as
- * `{"code", "errorType", "message", "details"?}`.
+ * The one error type of the HTTP layer and its catalogue. Every failure becomes an ApiError
+ * (the domain's CatalogError through `ApiError.from`, the one map from its kinds to statuses) and
+ * is rendered in one place (render-error.ts) as `{"code", "errorType", "message", "details"?}`.
  */
+import { CatalogError } from '../domain/errors.ts';
+import type { CatalogErrorKind, ErrorDetail } from '../domain/errors.ts';
+
+export type { ErrorDetail };
+
+/** The status of each kind of domain error. */
+const STATUS_BY_KIND: Record<CatalogErrorKind, number> = { badRequest: 400, notFound: 404, conflict: 409 };
 /**
  * The errorType of every status the server can send. Error injection (src/admin/injection.ts,
  * openapi/admin.yaml: any status 400-599) and `Prefer: code=` (src/admin/prefer-code.ts) can
@@ -61,11 +68,6 @@ export function errorTypeOf(status: number): ErrorType {
   return (TYPE_BY_STATUS as Record<number, ErrorType>)[status] ?? (status < 500 ? 'CLIENT_ERROR' : 'SERVER_ERROR');
 }
 
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
-
 export class ApiError extends Error {
   readonly status: number;
   readonly errorType: ErrorType;
@@ -77,6 +79,11 @@ export class ApiError extends Error {
     this.status = status;
     this.errorType = errorType ?? errorTypeOf(status);
     this.details = details;
+  }
+
+  /** The HTTP form of a domain error; any other ApiError as it is. */
+  static from(error: ApiError | CatalogError): ApiError {
+    return error instanceof CatalogError ? new ApiError(STATUS_BY_KIND[error.kind], error.message, error.details) : error;
   }
 
   static badRequest(message: string, details?: ErrorDetail[]): ApiError {

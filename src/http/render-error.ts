@@ -5,6 +5,7 @@
  */
 import type { ErrorRequestHandler } from 'express';
 import type { Profile } from '../config/profiles.ts';
+import { CatalogError } from '../domain/errors.ts';
 import { ApiError } from './errors.ts';
 import { ResponseValidationError } from './operation-validation.ts';
 
@@ -16,7 +17,7 @@ interface ParserError {
 }
 
 export function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
+  if (error instanceof ApiError || error instanceof CatalogError) return ApiError.from(error);
   const e = (error ?? {}) as ParserError;
   const status = e.status ?? e.statusCode ?? 500;
   // body-parser's errors (express.json / express.text), by their `type`.
@@ -34,7 +35,7 @@ export function errorRenderer(profile: Profile, log: (line: string) => void): Er
     if (error instanceof ResponseValidationError) {
       log(`500 on ${req.method} ${req.originalUrl}: ${error.message}`);
       apiError.message = `Internal server error: the response failed validation against the OpenAPI document (${error.message})`;
-    } else if (apiError.status >= 500 && !(error instanceof ApiError)) {
+    } else if (apiError.status >= 500 && !(error instanceof ApiError || error instanceof CatalogError)) {
       // A deliberate 5xx (the admin API's error injection, `Prefer: code=`) is an ApiError: not logged.
       log(`500 on ${req.method} ${req.originalUrl}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }

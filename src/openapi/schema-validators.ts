@@ -6,7 +6,7 @@
  */
 import type { ProfileName } from '../config/profiles.ts';
 import type { SchemaValidators } from '../domain/context.ts';
-import type { ErrorDetail } from '../http/errors.ts';
+import type { ErrorDetail } from '../domain/errors.ts';
 import type { AjvError, CompiledValidators } from './compiled.ts';
 import { componentsOf } from './compiled.ts';
 import type { JsonSchema, OpenApiDocument } from './document.ts';

@@ -3,7 +3,7 @@
  * `Unrecognized field "x"`, `query param limit must be integer`. The one formatter of the
  * compiled validators' errors (src/openapi/compiled.ts) for requests.
  */
-import type { ErrorDetail } from '../http/errors.ts';
+import type { ErrorDetail } from '../domain/errors.ts';
 import type { AjvError } from './compiled.ts';
 
 /** Where a value came from: its place in the request. */

@@ -2,11 +2,11 @@
  * Fully qualified names (contract "Common rules" 3; observed OpenMetadata §6, FullyQualifiedName.java).
  * A part that contains a dot is wrapped in double quotes; a name containing a double quote is invalid.
  */
-import { ApiError } from '../http/errors.ts';
+import { CatalogError } from '../domain/errors.ts';
 
 /** `a.b` → `"a.b"`; other names unchanged; a `"` inside a name is rejected (400 `Invalid name`). */
 export function quoteName(name: string): string {
-  if (name.includes('"')) throw ApiError.badRequest(`Invalid name ${name}`);
+  if (name.includes('"')) throw CatalogError.badRequest(`Invalid name ${name}`);
   return name.includes('.') ? `"${name}"` : name;
 }
 
