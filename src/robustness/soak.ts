@@ -1,5 +1,5 @@
 /**
- * `npm run soak` (issue 8 item 5): the reference server on 127.0.0.1 (port 0) under a mixed load
+ * `npm run soak` (README.md "Soak and fuzz"): the reference server on 127.0.0.1 (port 0) under a mixed load
  * from concurrent clients (src/robustness/soak-load.ts) for a bounded time, then three verdicts:
  *
  * 1. zero 5xx answers and zero dropped requests;
@@ -14,6 +14,7 @@
  * (default 8), --seed N, --rss-bound-mb N, --heap-bound-mb N. It stops by itself; exit 0 when all three hold, else 1.
  */
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -190,7 +191,8 @@ async function main(): Promise<number> {
 /** The SIGKILL durability test of `npm test`, with more rounds (it needs the build: dist/). */
 function killRoundsPass(rounds: number): Promise<boolean> {
   process.stdout.write(`\nSIGKILL durability test, ${rounds} rounds (src/persistence/durability.test.ts)…\n`);
-  const vitest = createRequire(import.meta.url).resolve('vitest/vitest.mjs');
+  // vitest's command (its package.json `bin`); its `exports` do not list the file itself.
+  const vitest = path.join(path.dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
   const child = spawn(process.execPath, [vitest, 'run', 'src/persistence/durability.test.ts'], {
     stdio: 'inherit',
     env: { ...process.env, SOAK_ROUNDS: String(rounds) },
