@@ -1,0 +1,173 @@
+/**
+ * Tests the tester: the conformance suite passes every rule against the reference server, and each
+ * rule catches the fault built to break it. The server is the built command, unmodified, run as a
+ * child process; the suite talks to it through the faulty proxy (./faulty-proxy.ts), which this
+ * test switches in-process to one fault of ./faults.ts at a time. Fixed seed; every failure message
+ * carries the seed and the report.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleReport } from '../../conformance/report/console.ts';
+import { RULES } from '../../conformance/rules.ts';
+import { runConformance, type ConformanceOptions, type ConformanceReport } from '../../conformance/run.ts';
+import { FAULTS } from './faults.ts';
+import { FaultyProxy } from './faulty-proxy.ts';
+
+const SEED = 20_251_122;
+/** Dev aid: a shell command starting another server that prints the same lines; the proxy puts the faults in front of it. */
+const OVERRIDE = process.env.CK_SELFTEST_SERVER;
+/** The built command (scripts/build.mjs), as `npm start` and the installed package run it. */
+const BIN = fileURLToPath(new URL('../../dist/bin/catalog-kit.js', import.meta.url));
+if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first (the self-test runs the built command)`);
+const JWT = /(eyJ[\w-]+\.[\w-]+\.[\w-]+)/;
+
+let child: ChildProcess | undefined;
+let proxy: FaultyProxy | undefined;
+let target: { baseUrl: string; token: string; restrictedToken: string };
+
+function startServer(extraArgs: string[] = [], track = true): Promise<{ baseUrl: string; token: string; restricted?: string; proc: ChildProcess }> {
+  const proc = OVERRIDE && track
+    ? spawn(OVERRIDE, { shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fixtures', 'none', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (track) child = proc;
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`the reference server printed no URL and token within 90 s:\n${out}\n${err}`)), 90_000);
+    proc.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const baseUrl = /(http:\/\/127\.0\.0\.1:\d+\/api)/.exec(out)?.[1];
+      const token = /admin token[^\n]*?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/i.exec(out)?.[1] ?? JWT.exec(out)?.[1];
+      if (baseUrl && token) {
+        clearTimeout(timer);
+        resolve({ baseUrl, token, restricted: /restricted token[^\n]*?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/i.exec(out)?.[1], proc });
+      }
+    });
+    proc.stderr?.on('data', (d: Buffer) => void (err += d.toString()));
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the reference server exited (${code}) before it was ready:\n${out}\n${err}`));
+    });
+  });
+}
+
+function restrictedToken(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [BIN, 'token', '--role', 'DataConsumer', '--user', 'reader'], (error, stdout, stderr) => {
+      const token = JWT.exec(stdout)?.[1];
+      if (error || !token) reject(new Error(`catalog-kit token failed: ${error?.message ?? ''} ${stderr}`));
+      else resolve(token);
+    });
+  });
+}
+
+function run(options: Partial<ConformanceOptions>): Promise<ConformanceReport> {
+  return runConformance({ ...target, seed: SEED, runs: 5, ...options });
+}
+
+/** Runs `body` with exactly `rule`'s fault on, and the proxy transparent again after. */
+async function withFault<T>(rule: string, body: () => Promise<T>): Promise<T> {
+  proxy!.setFaults([rule]);
+  try {
+    return await body();
+  } finally {
+    proxy!.setFaults([]);
+  }
+}
+
+const explain = (report: ConformanceReport) => `seed ${SEED}\n${consoleReport(report)}`;
+
+describe('the fault table', () => {
+  it('has exactly one fault per rule of the suite: no rule untested, no stale fault', () => {
+    expect(Object.keys(FAULTS).sort()).toEqual(RULES.map((r) => r.id).sort());
+  });
+});
+
+describe('the conformance suite against the reference server behind the faulty proxy', () => {
+  beforeAll(async () => {
+    const started = await startServer();
+    proxy = await FaultyProxy.start({ upstream: new URL(started.baseUrl).origin, faults: FAULTS, adminToken: started.token });
+    target = { baseUrl: `${proxy.origin}/api`, token: started.token, restrictedToken: started.restricted ?? (await restrictedToken()) };
+  }, 120_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child?.once('exit', resolve));
+      // The override runs in its own process group (shell + server): stop the whole group we started.
+      if (OVERRIDE && child.pid) process.kill(-child.pid, 'SIGTERM');
+      else child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  // The first full run also pays the server's first-request costs on every route. No fault is on:
+  // it also proves the proxy transparent.
+  it('passes every rule with no fault on, exercising all of them', async () => {
+    proxy!.setFaults([]);
+    const report = await run({ runs: 10 });
+    expect(report.failed, explain(report)).toBe(0);
+    expect(report.notExercised, explain(report)).toBe(0);
+  }, 400_000);
+
+  describe('fails each rule with its fault on', () => {
+    it.each(Object.keys(FAULTS))('%s', async (rule) => {
+      const report = await withFault(rule, () => run({ rules: [rule], runs: 3 }));
+      expect(report.rules.map((r) => [r.id, r.status]), `the fault of ${rule} was not caught: ${explain(report)}`).toEqual([[rule, 'fail']]);
+    }, 60_000);
+  });
+
+  describe('the random model-based phase on its own', () => {
+    it.each(['soft-delete.version-rises', 'upsert.never-409', 'not-found.unknown-id'])(
+      'finds %s broken by its fault, shrinks it, and replays it from the printed seed and path',
+      async (rule) => {
+        await withFault(rule, async () => {
+          const report = await run({ rules: [rule], runs: 15, phases: { scenarios: false } });
+          const failure = report.rules[0]?.failures[0];
+          expect(failure?.origin.kind, explain(report)).toBe('random');
+          if (failure?.origin.kind !== 'random') return;
+          expect(failure.steps.length, explain(report)).toBeLessThanOrEqual(4);
+          const replay = await run({ rules: [rule], seed: failure.origin.seed, path: failure.origin.path });
+          const again = replay.rules[0]?.failures[0];
+          expect(again?.origin.kind === 'random' && again.origin.commands.replace(/\/\*.*?\*\//g, ''), explain(replay)).toBe(
+            failure.origin.commands.replace(/\/\*.*?\*\//g, ''),
+          );
+        });
+      },
+      120_000,
+    );
+  });
+});
+
+describe('the profiles (docs/behaviour.md "Profiles")', () => {
+  // A second reference server, in the `openmetadata` profile and without the proxy: the suite in
+  // that profile passes every rule, and the suite in the `contract` profile fails exactly where the
+  // two profiles differ.
+  let om: { baseUrl: string; token: string; restrictedToken: string; proc: ChildProcess } | undefined;
+  beforeAll(async () => {
+    const started = await startServer(['--profile', 'openmetadata'], false);
+    om = { baseUrl: started.baseUrl, token: started.token, restrictedToken: await restrictedToken(), proc: started.proc };
+  }, 120_000);
+  afterAll(async () => {
+    if (om && om.proc.exitCode === null) {
+      const exited = new Promise((resolve) => om?.proc.once('exit', resolve));
+      om.proc.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('the openmetadata profile of the suite passes every rule against an openmetadata-profile server', async () => {
+    const report = await runConformance({ ...om!, seed: SEED, runs: 5, profile: 'openmetadata' });
+    expect(report.failed, explain(report)).toBe(0);
+  }, 400_000);
+
+  it('the contract profile of the suite fails the hard-delete and error-shape rules against it', async () => {
+    const report = await runConformance({ ...om!, seed: SEED, runs: 3, profile: 'contract', rules: ['hard-delete.status', 'errors.body-shape'] });
+    expect(report.rules.map((r) => [r.id, r.status]), explain(report)).toEqual([
+      ['hard-delete.status', 'fail'],
+      ['errors.body-shape', 'fail'],
+    ]);
+  }, 120_000);
+});
