@@ -1,4 +1,5 @@
 /** Before running: is the target reachable, is it this API, does it accept the token? */
+import { decodeJwt } from 'jose/jwt/decode';
 import { asArray, asObject, type HttpClient, TransportError, type TransportFailure } from './http.ts';
 import { KIND_IDS, KINDS, type KindId } from './kinds.ts';
 
@@ -82,13 +83,11 @@ export async function resolveUserId(client: HttpClient): Promise<string | null> 
   return byName.status === 200 && typeof id2 === 'string' ? id2 : null;
 }
 
-/** The `sub` claim of a JWT, read without verifying it. */
+/** The `sub` claim of a JWT, read without verifying it; undefined when the token is no JWT. */
 export function tokenSubject(token: string): string | undefined {
-  const payload = token.split('.')[1];
-  if (!payload) return undefined;
   try {
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub?: unknown };
-    return typeof claims.sub === 'string' ? claims.sub : undefined;
+    const { sub } = decodeJwt(token);
+    return typeof sub === 'string' ? sub : undefined;
   } catch {
     return undefined;
   }

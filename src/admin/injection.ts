@@ -1,14 +1,21 @@
 /**
- * Latency and error injection (issue 6 "Admin API"), configured through `/__admin/latency` and
- * `/__admin/errors`. A rule applies to the requests whose path matches its `route` glob (`*`
- * matches any characters, so `/api/v1/tables*` covers every table call; no route = every `/api`
- * call) and, when given, whose method matches. The first matching rule wins.
+ * Latency and error injection (openapi/admin.yaml, README.md "Admin API"), configured through
+ * `/__admin/latency` and `/__admin/errors`. A rule applies to the requests whose path matches its
+ * `route` glob (no route = every `/api` call) and, when given, whose method matches. The first
+ * matching rule wins.
+ *
+ * Globs are picomatch's, with the documented meaning of `*`: any characters, `/` included, so
+ * `/api/v1/tables*` covers every table call. picomatch's own `*` stops at `/`; its `bash` option
+ * makes a single `*` match across segments, and `dot` lets it match a segment that starts with a
+ * dot. The rest of picomatch's syntax (`?`, `[abc]`, `{a,b}`, `!(…)`) works as picomatch documents.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestHandler } from 'express';
+import picomatch from 'picomatch';
 import { ApiError } from '../http/errors.ts';
+import { parseRequestPath } from '../http/request-path.ts';
 
-export interface RouteMatch {
+interface RouteMatch {
   route?: string;
   method?: string;
 }
@@ -48,11 +55,16 @@ export class FaultSettings {
   }
 }
 
+const GLOB_OPTIONS: picomatch.PicomatchOptions = { bash: true, dot: true };
+/** Each rule's compiled glob, made on its first request (a PUT replaces the rules, so the old ones go). */
+const globs = new WeakMap<RouteMatch, picomatch.Matcher>();
+
 function matches(rule: RouteMatch, method: string, path: string): boolean {
   if (rule.method && rule.method.toUpperCase() !== method) return false;
   if (!rule.route) return true;
-  const pattern = rule.route.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-  return new RegExp(`^${pattern}$`).test(path);
+  let glob = globs.get(rule);
+  if (!glob) globs.set(rule, (glob = picomatch(rule.route, GLOB_OPTIONS)));
+  return glob(path);
 }
 
 /** Applies the settings to `/api` requests: wait, then maybe fail in the error shape. */
@@ -60,7 +72,7 @@ export function injectFaults(settings: FaultSettings): RequestHandler {
   return (req, _res, next) => {
     // No rules (the usual case): nothing to compute on this request.
     if (settings.latency.length === 0 && settings.errors.length === 0) return next();
-    const path = req.originalUrl.split('?')[0] ?? req.originalUrl;
+    const { path } = parseRequestPath(req.originalUrl);
     const delay = settings.delayFor(req.method, path);
     const fail = () => {
       const rule = settings.errorFor(req.method, path);

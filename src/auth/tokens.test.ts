@@ -4,9 +4,9 @@
  * cache holds at most `maxEntries` tokens, dropping the oldest first. The clock is injected, and
  * jose checks `exp` against the same clock, so nothing here depends on the time it runs at.
  */
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createVerifier, DEVELOPMENT_SECRET, TokenError, VERIFIER_CACHE_DEFAULTS } from './tokens.ts';
+import { createVerifier, DEVELOPMENT_SECRET, signToken, TokenError, tokenLifetime, VERIFIER_CACHE_DEFAULTS } from './tokens.ts';
 
 const T0 = 1_900_000_000_000; // ms since the epoch, a whole second
 const SECOND = 1000;
@@ -92,5 +92,32 @@ describe('createVerifier: the cache is bounded', () => {
     // Had the expired entry still been there, the newcomer would have pushed `long` out.
     expect(verifier.cached!(longLived)?.user).toBe('long');
     expect(verifier.cached!(newcomer)?.user).toBe('new');
+  });
+});
+
+describe('signToken: the lifetime is a time span jose reads, a bare number being seconds', () => {
+  it.each([
+    // given: expires; want: exp − iat in seconds
+    { expires: '1h', want: 3600 },
+    { expires: '30m', want: 1800 },
+    { expires: '7d', want: 7 * 86_400 },
+    { expires: '2 weeks', want: 14 * 86_400 },
+    { expires: '90', want: 90 },
+    { expires: ' 2h ', want: 7200 },
+    { expires: '0s', want: 0 },
+    { expires: '1h ago', want: -3600 },
+  ])('$expires lives $want s', async ({ expires, want }) => {
+    expect(await tokenLifetime(expires)).toBe(want);
+    const { iat, exp } = decodeJwt(await signToken({ expires }));
+    expect(exp! - iat!).toBe(want);
+  });
+
+  it.each(['soon', '1 fortnight', '-', '1h30m', ''])('%j is not a time span: jose\'s TypeError', async (expires) => {
+    await expect(signToken({ expires })).rejects.toThrow(TypeError);
+  });
+
+  it('without expires a token lives an hour', async () => {
+    const { iat, exp } = decodeJwt(await signToken({}));
+    expect(exp! - iat!).toBe(3600);
   });
 });

@@ -1,11 +1,12 @@
 /**
- * JWTs (DESIGN.md "Authentication and roles"), signed and verified with `jose`. A built-in
+ * JWTs (docs/behaviour.md "Authentication"), signed and verified with `jose`. A built-in
  * development key signs and verifies by default, so `catalog-kit token` works against
  * `catalog-kit serve` with no set-up; a shared deployment configures its own secret or public key.
  */
 // Only jose's signing module at load: this module is all `catalog-kit token` loads besides
 // src/cli/, and jose's index (JWE, JWK, JWKS too) costs that command ≈ 20-30 ms a run. The
-// verifying modules are imported by the first createVerifier() (verifierModules below).
+// verifying modules are imported by the first createVerifier() (verifierModules below), the
+// decoding one by tokenLifetime().
 import { SignJWT } from 'jose/jwt/sign';
 import type { JWTPayload } from 'jose';
 
@@ -33,29 +34,44 @@ export class TokenError extends Error {}
 
 /**
  * The subject becomes a user on first use, so it must be a valid user name: the document's
- * EntityName (1..256 characters, one line, no `::`) without a double quote (FQN quoting, contract
- * "Common rules" 3). Checked here because users created from tokens bypass request validation.
+ * EntityName (1..256 characters, one line, no `::`) without a double quote (FQN quoting,
+ * docs/behaviour.md "Fully qualified names"). Checked here because users created from tokens
+ * bypass request validation.
  */
 const USER_NAME = /^(?:(?!::)[^"\n\r\u2028\u2029]){1,256}$/u;
 
 const HMAC = ['HS256', 'HS384', 'HS512'];
 const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
-export function parseDuration(text: string): number {
-  const match = /^(\d+)\s*(s|m|h|d)?$/.exec(text.trim());
-  if (!match) throw new Error(`Invalid duration "${text}" (expected e.g. 30m, 1h, 7d)`);
-  return Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[(match[2] ?? 's') as 's' | 'm' | 'h' | 'd'];
+/**
+ * A token's lifetime as jose reads it (`setExpirationTime`: "30m", "1h", "7d", "2 weeks"...; a
+ * malformed one throws jose's TypeError), where a bare number is seconds, as `--expires 3600` was.
+ */
+function timeSpan(expires: string): string {
+  const text = expires.trim();
+  return /^\d+$/.test(text) ? `${text}s` : text;
 }
 
+/**
+ * A signed JWT the server accepts. `expires` is the lifetime from now (timeSpan above; default 1h);
+ * `catalog-kit token` checks it with tokenLifetime first.
+ */
 export async function signToken(options: { user?: string; role?: Role; roles?: Role[]; expires?: string; secret?: string; issuer?: string; audience?: string }): Promise<string> {
   const jwt = new SignJWT({ roles: options.roles ?? [options.role ?? 'Admin'] })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(options.user ?? 'admin')
     .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + parseDuration(options.expires ?? '1h'));
+    .setExpirationTime(timeSpan(options.expires ?? '1h'));
   if (options.issuer) jwt.setIssuer(options.issuer);
   if (options.audience) jwt.setAudience(options.audience);
   return jwt.sign(new TextEncoder().encode(options.secret ?? DEVELOPMENT_SECRET));
+}
+
+/** Seconds a token signed with `expires` lives: exp − iat of a throwaway token, as jose made them. */
+export async function tokenLifetime(expires: string): Promise<number> {
+  const { decodeJwt } = await import('jose/jwt/decode');
+  const { iat = 0, exp = 0 } = decodeJwt(await signToken({ expires }));
+  return exp - iat;
 }
 
 export interface TokenVerifier {

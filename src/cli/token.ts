@@ -5,7 +5,7 @@
  * src/auth/tokens.ts.
  */
 import type { Role } from '../auth/tokens.ts';
-import { parseDuration, ROLES, signToken } from '../auth/tokens.ts';
+import { ROLES, signToken, tokenLifetime } from '../auth/tokens.ts';
 import type { Io } from './main.ts';
 import type { CommandSpec } from './options.ts';
 import { EXIT, formatHelp, parseOptions, UsageError } from './options.ts';
@@ -16,7 +16,7 @@ export const TOKEN_COMMAND: CommandSpec = {
   options: [
     { name: 'user', value: 'NAME', default: 'admin', help: 'user name (the `sub` claim); created by the server on first use' },
     { name: 'role', value: 'ROLE', default: 'Admin', help: `role (the \`roles\` claim): ${ROLES.join(', ')}` },
-    { name: 'expires', value: 'DURATION', default: '1h', help: 'lifetime: a number of seconds or e.g. 30m, 1h, 7d' },
+    { name: 'expires', value: 'DURATION', default: '1h', help: 'lifetime: a number of seconds or a time span, e.g. 30m, 1h, 7d, 2w' },
     { name: 'jwt-secret', value: 'SECRET', shownDefault: 'the built-in development key', help: 'HMAC secret to sign with; give serve the same --jwt-secret' },
     { name: 'secret', value: 'SECRET', aliasOf: 'jwt-secret', help: '' },
     { name: 'jwt-issuer', value: 'ISSUER', help: 'the `iss` claim, for a server started with --jwt-issuer' },
@@ -35,7 +35,7 @@ export async function runToken(argv: string[], io: Io): Promise<number> {
   if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`unknown role "${role}" (expected ${ROLES.join(', ')})`);
   const expires = args.string('expires')!;
   try {
-    if (parseDuration(expires) <= 0) throw new Error('must be more than 0');
+    if ((await tokenLifetime(expires)) <= 0) throw new Error('must be more than 0');
   } catch (error) {
     throw new UsageError(`--expires "${expires}" is not a duration (expected e.g. 30m, 1h, 7d)`, { cause: error });
   }

@@ -1,50 +1,88 @@
+/**
+ * Semantics rules (src/domain/json-logic.ts): JSON Logic as json-logic-js evaluates it, with what
+ * the module adds for OpenMetadata's rules (`length`, numeric comparisons) and the malformed rules
+ * it turns into a RuleError.
+ */
 import { describe, expect, it } from 'vitest';
 import { RuleError, evaluate, ruleHolds } from './json-logic.ts';
 
 const table = { name: 'orders', description: '', owners: [{ name: 'ann' }], columns: [{ name: 'id', dataType: 'BIGINT' }, { name: 'amount', dataType: 'DECIMAL' }], tags: [] };
 
-describe('json-logic: data access', () => {
-  it('var reads dotted paths, array lengths and defaults; missing lists absent or empty names', () => {
-    expect(evaluate({ var: 'owners.0.name' }, table)).toBe('ann');
-    expect(evaluate({ var: 'columns.length' }, table)).toBe(2);
-    expect(evaluate({ var: ['nope', 'dflt'] }, table)).toBe('dflt');
-    expect(evaluate({ missing: ['name', 'description', 'domain'] }, table)).toEqual(['description', 'domain']);
+type Case = { given: unknown; data?: unknown; want: unknown };
+const run = ({ given, data }: Case) => evaluate(given as never, data ?? table);
+
+describe('json-logic: evaluation', () => {
+  it.each<Case>([
+    // data access
+    { given: { var: 'owners.0.name' }, want: 'ann' },
+    { given: { var: 'columns.length' }, want: 2 },
+    { given: { var: ['nope', 'dflt'] }, want: 'dflt' },
+    { given: { missing: ['name', 'description', 'domain'] }, want: ['description', 'domain'] },
+    // logic
+    { given: { and: [true, 3] }, want: 3 },
+    { given: { or: [0, '', 'x'] }, want: 'x' },
+    { given: { if: [false, 'a', true, 'b', 'c'] }, want: 'b' },
+    { given: { '!!': { var: 'tags' } }, want: false },
+    // comparison
+    { given: { '==': ['2', 2] }, want: true },
+    { given: { '===': ['2', 2] }, want: false },
+    { given: { '<': [1, 2, 3] }, want: true },
+    { given: { '<=': [1, 4, 3] }, want: false },
+    { given: { '>=': [{ var: 'columns.length' }, 2] }, want: true },
+    // numbers, as OpenMetadata's json-logic-java compares them (JavaScript's "10" > "9" is false)
+    { given: { '>': ['10', '9'] }, want: true },
+    // collections and strings
+    { given: { in: ['amount', { var: 'name' }] }, data: { name: 'total_amount' }, want: true },
+    { given: { some: [{ var: 'columns' }, { '==': [{ var: 'dataType' }, 'DECIMAL'] }] }, want: true },
+    { given: { all: [{ var: 'columns' }, { '==': [{ var: 'dataType' }, 'DECIMAL'] }] }, want: false },
+    { given: { none: [{ var: 'columns' }, { '==': [{ var: 'name' }, 'ssn'] }] }, want: true },
+    { given: { cat: ['a', 1, null] }, want: 'a1' },
+    // arithmetic
+    { given: { '+': [1, 2, 3] }, want: 6 },
+    { given: { '-': [10, 4] }, want: 6 },
+    { given: { '/': [9, 3] }, want: 3 },
+    // OpenMetadata's `length`: its arguments, one array argument counting its items
+    { given: { length: { var: 'columns' } }, want: 2 },
+    { given: { length: { var: 'tags' } }, want: 0 },
+    { given: { length: [1, 2, 3] }, want: 3 },
+    { given: { length: { var: 'domain' } }, want: 1 },
+    { given: { '>=': [{ length: { var: 'owners' } }, 1] }, want: true },
+  ])('$given gives $want', (c) => {
+    expect(run(c)).toEqual(c.want);
   });
 });
 
-describe('json-logic: logic and comparison', () => {
-  it('truthiness is JSON Logic\'s: empty arrays and strings are false', () => {
-    expect(ruleHolds('{"!!": {"var": "tags"}}', table)).toBe(false);
-    expect(ruleHolds('{"!!": {"var": "owners"}}', table)).toBe(true);
-    expect(ruleHolds('{"!": {"var": "description"}}', table)).toBe(true);
-  });
-  it('and / or / if / comparisons / between', () => {
-    expect(evaluate({ and: [true, 3] }, {})).toBe(3);
-    expect(evaluate({ or: [0, '', 'x'] }, {})).toBe('x');
-    expect(evaluate({ if: [false, 'a', true, 'b', 'c'] }, {})).toBe('b');
-    expect(evaluate({ '==': ['2', 2] }, {})).toBe(true);
-    expect(evaluate({ '===': ['2', 2] }, {})).toBe(false);
-    expect(evaluate({ '<': [1, 2, 3] }, {})).toBe(true);
-    expect(evaluate({ '<=': [1, 4, 3] }, {})).toBe(false);
-    expect(evaluate({ '>=': [{ var: 'columns.length' }, 2] }, table)).toBe(true);
-  });
-  it('collections, strings and arithmetic', () => {
-    expect(evaluate({ in: ['amount', { var: 'name' }] }, { name: 'total_amount' })).toBe(true);
-    expect(evaluate({ some: [{ var: 'columns' }, { '==': [{ var: 'dataType' }, 'DECIMAL'] }] }, table)).toBe(true);
-    expect(evaluate({ all: [{ var: 'columns' }, { '==': [{ var: 'dataType' }, 'DECIMAL'] }] }, table)).toBe(false);
-    expect(evaluate({ none: [{ var: 'columns' }, { '==': [{ var: 'name' }, 'ssn'] }] }, table)).toBe(true);
-    expect(evaluate({ cat: ['a', 1, null] }, {})).toBe('a1');
-    expect(evaluate({ '+': [1, 2, 3] }, {})).toBe(6);
-    expect(evaluate({ '-': [10, 4] }, {})).toBe(6);
-    expect(evaluate({ '/': [9, 3] }, {})).toBe(3);
+describe('json-logic: a rule holds when its result is truthy (JSON Logic truthiness)', () => {
+  it.each([
+    { given: '{"!!": {"var": "tags"}}', want: false },
+    { given: '{"!!": {"var": "owners"}}', want: true },
+    { given: '{"!": {"var": "description"}}', want: true },
+    { given: '{"var": "columns"}', want: true },
+    { given: '0', want: false },
+  ])('$given holds: $want', ({ given, want }) => {
+    expect(ruleHolds(given, table)).toBe(want);
   });
 });
 
-describe('json-logic: malformed rules', () => {
-  it('throws RuleError for bad JSON, unknown operators, several operators and non-numbers', () => {
-    expect(() => ruleHolds('{oops', {})).toThrow(RuleError);
-    expect(() => evaluate({ regex: ['a'] }, {})).toThrow('Unknown operator regex');
-    expect(() => evaluate({ '==': [1, 1], '!': true } as never, {})).toThrow(RuleError);
-    expect(() => evaluate({ '<': ['a', 1] }, {})).toThrow(RuleError);
+describe('json-logic: a malformed rule is a RuleError with its reason', () => {
+  it.each([
+    { given: '{oops', want: /^The rule is not JSON: / },
+    { given: '{"regex": ["a"]}', want: /^Unknown operator regex$/ },
+    { given: '{"if": [true, {"nope": 1}, 2]}', want: /^Unknown operator nope$/ },
+    { given: '{"log": "x"}', want: /^Unknown operator log$/ },
+    { given: '{"==": [1, 1], "!": true}', want: /^A rule object has exactly one operator, got 2$/ },
+    { given: '{"and": [true, {}]}', want: /^A rule object has exactly one operator, got 0$/ },
+    { given: '{"<": ["a", 1]}', want: /^Operator < needs numbers, got "a"$/ },
+    { given: '{">": [1]}', want: /^Operator > needs two operands$/ },
+    { given: '{"missing_some": [1]}', want: /^The rule cannot be evaluated: / },
+  ])('$given: $want', ({ given, want }) => {
+    let thrown: unknown;
+    try {
+      ruleHolds(given, table);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(RuleError);
+    expect((thrown as Error).message).toMatch(want);
   });
 });

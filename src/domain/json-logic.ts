@@ -1,140 +1,79 @@
 /**
- * The rule language of data-contract semantics rules (data-contract.yaml `SemanticsRule.rule`: "JSON
- * Logic over the entity"). A subset of JSON Logic (jsonlogic.com) evaluated over the stored entity:
+ * The rule language of data-contract semantics rules (openapi/schemas/data-contract.yaml
+ * `SemanticsRule.rule`: "JSON Logic over the entity"; docs/behaviour.md "Data contracts"): JSON
+ * Logic (jsonlogic.com) evaluated by json-logic-js over the stored entity. Truthiness is JSON
+ * Logic's: `false`, `null`, `0`, `""` and `[]` are false.
  *
- *   data access   {"var": "owners"}  {"var": ["description", ""]}  {"var": "columns.length"}
- *                 {"missing": ["description", "owners"]}  (the names whose value is null / "" / absent)
- *   logic         {"!": x}  {"!!": x}  {"and": [..]}  {"or": [..]}  {"if": [c, a, c2, b, else]}
- *   comparison    == != (numbers and strings compared loosely) === !== < <= > >= (`<` and `<=` take
- *                 a third argument: between)
- *   collections   {"in": [x, arrayOrString]}  {"some" | "all" | "none": [array, rule over each item]}
- *   strings       {"cat": [..]}
- *   arithmetic    + - * / (two or more operands; `+` also sums one array operand)
+ * OpenMetadata evaluates these rules with json-logic-java (io.github.jamsesso) plus operations of
+ * its own (LogicOps.java, open-metadata/OpenMetadata). What this module changes in json-logic-js,
+ * and why:
  *
- * Truthiness is JSON Logic's: `false`, `null`, `0`, `""` and `[]` are false. A malformed rule or
- * an unknown operator throws a RuleError, which validation reports as a failed rule with its reason.
+ * - `length` is added: OpenMetadata's custom operation (the one its rule editor offers). Like
+ *   there, it counts its arguments, one array argument counting its items:
+ *   `{"length": {"var": "owners"}}` is the number of owners; an absent value is one argument.
+ * - `<` `<=` `>` `>=` compare numbers, as json-logic-java does (a numeric string is its number, so
+ *   "10" > "9"); json-logic-js uses JavaScript's `<`, which compares strings letter by letter. An
+ *   operand that is no number is a RuleError naming it, not a silent false. `<` and `<=` take a
+ *   third operand (between).
+ * - `log` is removed: it would write rule values to the server's output (and break `--log json`).
+ * - A rule object has exactly one operator. json-logic-js takes an object with more keys, or none,
+ *   for a literal value, which is truthy: a mistyped rule would silently hold.
+ * - Anything json-logic-js throws (an unknown operator, an operation failing on its operands)
+ *   becomes a RuleError, which validation reports as a failed rule with its reason
+ *   (contract-validation.ts); an unknown operator reads "Unknown operator <name>".
  */
+import jsonLogic from 'json-logic-js';
+import type { AdditionalOperation, RulesLogic } from 'json-logic-js';
+
 export class RuleError extends Error {}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-export function truthy(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0;
-  return Boolean(value);
+jsonLogic.add_operation('length', (...args: unknown[]) => (args.length === 1 && Array.isArray(args[0]) ? args[0].length : args.length));
+
+function asNumber(value: unknown, op: string): number {
+  const n = Number(value);
+  if (Number.isNaN(n)) throw new RuleError(`Operator ${op} needs numbers, got ${JSON.stringify(value)}`);
+  return n;
 }
 
-function lookup(data: unknown, path: unknown): unknown {
-  if (path === null || path === undefined || path === '') return data;
-  let current: unknown = data;
-  for (const key of String(path).split('.')) {
-    if (current === null || current === undefined) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
-
-function looseEqual(a: unknown, b: unknown): boolean {
-  if ((typeof a === 'number' && typeof b === 'string') || (typeof a === 'string' && typeof b === 'number')) return Number(a) === Number(b);
-  if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
-  return a === b;
-}
-
-function numbers(values: unknown[], op: string): number[] {
-  return values.map((v) => {
-    const n = Number(v);
-    if (Number.isNaN(n)) throw new RuleError(`Operator ${op} needs numbers, got ${JSON.stringify(v)}`);
-    return n;
+const COMPARISONS: Record<string, (a: number, b: number) => boolean> = {
+  '<': (a, b) => a < b,
+  '<=': (a, b) => a <= b,
+  '>': (a, b) => a > b,
+  '>=': (a, b) => a >= b,
+};
+for (const [op, holds] of Object.entries(COMPARISONS)) {
+  jsonLogic.add_operation(op, (...args: unknown[]) => {
+    if (args.length < 2) throw new RuleError(`Operator ${op} needs two operands`);
+    const [a, b, c] = args.map((v) => asNumber(v, op));
+    return holds(a!, b!) && (c === undefined || holds(b!, c));
   });
 }
 
-export function evaluate(rule: Json | undefined, data: unknown): unknown {
-  if (Array.isArray(rule)) return rule.map((r) => evaluate(r, data));
-  if (rule === null || typeof rule !== 'object') return rule;
+jsonLogic.rm_operation('log');
+
+/** Throws a RuleError for an object of the rule that is not one operator with its arguments. */
+function checkShape(rule: Json): void {
+  if (Array.isArray(rule)) return rule.forEach(checkShape);
+  if (rule === null || typeof rule !== 'object') return;
   const keys = Object.keys(rule);
   if (keys.length !== 1) throw new RuleError(`A rule object has exactly one operator, got ${keys.length}`);
-  const op = keys[0]!;
-  const raw = rule[op];
-  const args: Json[] = Array.isArray(raw) ? raw : [raw as Json];
-  const arg = (i: number) => evaluate(args[i], data);
-  const all = () => args.map((a) => evaluate(a, data));
+  checkShape(rule[keys[0]!]!);
+}
 
-  switch (op) {
-    case 'var': {
-      const value = lookup(data, arg(0));
-      return value === undefined || value === null ? (args.length > 1 ? arg(1) : null) : value;
-    }
-    case 'missing':
-      return all().flat().filter((key) => {
-        const value = lookup(data, key);
-        return value === undefined || value === null || value === '';
-      });
-    case '!':
-      return !truthy(arg(0));
-    case '!!':
-      return truthy(arg(0));
-    case 'and': {
-      let value: unknown = true;
-      for (const a of args) if (!truthy((value = evaluate(a, data)))) return value;
-      return value;
-    }
-    case 'or': {
-      let value: unknown = false;
-      for (const a of args) if (truthy((value = evaluate(a, data)))) return value;
-      return value;
-    }
-    case 'if': {
-      let i = 0;
-      for (; i + 1 < args.length; i += 2) if (truthy(arg(i))) return arg(i + 1);
-      return i < args.length ? arg(i) : null;
-    }
-    case '==':
-      return looseEqual(arg(0), arg(1));
-    case '!=':
-      return !looseEqual(arg(0), arg(1));
-    case '===':
-      return JSON.stringify(arg(0)) === JSON.stringify(arg(1));
-    case '!==':
-      return JSON.stringify(arg(0)) !== JSON.stringify(arg(1));
-    case '<':
-    case '<=':
-    case '>':
-    case '>=': {
-      const n = numbers(all(), op);
-      const holds = (a: number, b: number) => (op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b);
-      if (n.length < 2) throw new RuleError(`Operator ${op} needs two operands`);
-      return holds(n[0]!, n[1]!) && (n.length < 3 || holds(n[1]!, n[2]!));
-    }
-    case 'in': {
-      const [needle, haystack] = [arg(0), arg(1)];
-      if (typeof haystack === 'string') return haystack.includes(String(needle));
-      return Array.isArray(haystack) && haystack.some((item) => looseEqual(item, needle));
-    }
-    case 'some':
-    case 'all':
-    case 'none': {
-      const items = arg(0);
-      if (!Array.isArray(items)) return op !== 'some' && op !== 'all' ? true : false;
-      const test = (item: unknown) => truthy(evaluate(args[1], item));
-      if (op === 'some') return items.some(test);
-      if (op === 'all') return items.length > 0 && items.every(test);
-      return !items.some(test);
-    }
-    case 'cat':
-      return all().map((v) => (v === null || v === undefined ? '' : String(v))).join('');
-    case '+': {
-      const values = all();
-      return numbers(values.length === 1 && Array.isArray(values[0]) ? values[0] : values, op).reduce((a, b) => a + b, 0);
-    }
-    case '-':
-    case '*':
-    case '/': {
-      const n = numbers(all(), op);
-      if (op === '-' && n.length === 1) return -n[0]!;
-      if (n.length < 2) throw new RuleError(`Operator ${op} needs two operands`);
-      return n.slice(1).reduce((a, b) => (op === '-' ? a - b : op === '*' ? a * b : a / b), n[0]!);
-    }
-    default:
-      throw new RuleError(`Unknown operator ${op}`);
+const UNRECOGNIZED = /^Unrecognized operation (\S+)/;
+
+/** Evaluates a parsed rule over the data; throws a RuleError for a malformed rule. */
+export function evaluate(rule: Json, data: unknown): unknown {
+  checkShape(rule);
+  try {
+    return jsonLogic.apply(rule as RulesLogic<AdditionalOperation>, data);
+  } catch (error) {
+    if (error instanceof RuleError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    const unknown = UNRECOGNIZED.exec(message);
+    throw new RuleError(unknown ? `Unknown operator ${unknown[1]}` : `The rule cannot be evaluated: ${message}`, { cause: error });
   }
 }
 
@@ -146,5 +85,5 @@ export function ruleHolds(text: string, data: unknown): boolean {
   } catch (error) {
     throw new RuleError(`The rule is not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return truthy(evaluate(rule, data));
+  return jsonLogic.truthy(evaluate(rule, data));
 }

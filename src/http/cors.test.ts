@@ -1,7 +1,9 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
+import { readFileSync } from 'node:fs';
 import { signToken } from '../auth/tokens.ts';
+import { ALLOWED_HEADERS } from './cors.ts';
 
 const API_HEADERS = ['Authorization', 'Content-Type', 'Prefer', 'If-Match', 'If-None-Match', 'X-Requested-With'];
 
@@ -21,7 +23,16 @@ describe('CORS: a UI on another port calls the API with a bearer token', () => {
     expect(res.headers['access-control-allow-origin']).toBe('*');
     const allowed = headerList(res.headers['access-control-allow-headers']);
     for (const header of API_HEADERS) expect(allowed).toContain(header.toLowerCase());
+    expect(allowed).toEqual(ALLOWED_HEADERS.map((h) => h.toLowerCase()));
     expect(res.headers['access-control-allow-methods']).toContain('PATCH');
+  });
+
+  it('README.md names every allowed request header', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const start = readme.indexOf('\nCORS (');
+    expect(start).toBeGreaterThan(0);
+    const paragraph = readme.slice(start, readme.indexOf('\n\n', start));
+    for (const header of ALLOWED_HEADERS) expect(paragraph).toContain(`\`${header}\``);
   });
 
   it('the allowed headers are a fixed list, not whatever the preflight asks for', async () => {
@@ -59,14 +70,25 @@ describe('CORS: a UI on another port calls the API with a bearer token', () => {
     expect(res.headers['access-control-expose-headers']).toContain('X-OpenMetadata-Change');
   });
 
-  it('with configured origins, another origin gets no CORS headers; a listed one gets its origin, still without credentials', async () => {
+  it('with configured origins, another origin gets no allowed origin; a listed one gets its origin, still without credentials', async () => {
     const { app } = await createApp({ corsOrigins: ['http://localhost:5173'] });
     const res = await request(app).options('/api/v1/tables').set('Origin', 'http://evil.example').set('Access-Control-Request-Method', 'GET');
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const token = await signToken({ user: 'admin', role: 'Admin' });
+    const actual = await request(app).get('/api/v1/tables').set('Origin', 'http://evil.example').set('Authorization', `Bearer ${token}`);
+    expect(actual.headers['access-control-allow-origin']).toBeUndefined();
     const ok = await request(app).options('/api/v1/tables').set('Origin', 'http://localhost:5173').set('Access-Control-Request-Method', 'GET');
     expect(ok.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect(ok.headers['access-control-allow-credentials']).toBeUndefined();
     expect(ok.headers.vary).toMatch(/Origin/);
+  });
+
+  it('a request without Origin (not a browser cross-origin call) gets no CORS headers', async () => {
+    const { app } = await createApp();
+    const token = await signToken({ user: 'admin', role: 'Admin' });
+    const res = await request(app).get('/api/v1/tables').set('Authorization', `Bearer ${token}`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
   });
 });
