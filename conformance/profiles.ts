@@ -1,68 +1,96 @@
 /**
- * What a target is expected to do where the contract and observed OpenMetadata disagree
- * (DESIGN.md "Behaviour profiles"). One row per deviation; checks read these, never the name.
+ * What a target is expected to do where the interface specification and the real OpenMetadata
+ * server disagree, or where the specification shows nothing: the rows of openapi/profiles.json that
+ * the suite reads, the same table the reference server reads (src/config/profiles.ts). Each row is
+ * a field of ProfileExpectations named by the row's id; checks read these, never the profile name.
+ * The file is read once, when this module is loaded.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
 export type Profile = 'contract' | 'openmetadata';
 
 export const PROFILES: readonly Profile[] = ['contract', 'openmetadata'];
 
+/** openapi/profiles.json, from conformance/ and from dist/conformance/ alike (scripts/build.mjs copies it). */
+export const PROFILE_TABLE_PATH = fileURLToPath(new URL('../openapi/profiles.json', import.meta.url));
+
+/** One row of openapi/profiles.json (what the suite needs of it). */
+export interface ProfileRow {
+  id: string;
+  governs: string;
+  readBy: ('server' | 'suite')[];
+  contract: unknown;
+  openmetadata: unknown;
+}
+
+/** The rows the suite reads, by id; what each governs is in openapi/profiles.json. */
 export interface ProfileExpectations {
-  /** Statuses accepted for a successful POST create (the contract does not show one). */
   createStatuses: readonly number[];
-  /** A created entity carries owners, tags and domains as (empty) arrays. */
   emptyArraysRequired: boolean;
-  /** Statuses accepted for a PUT upsert that created the entity. */
   upsertCreateStatuses: readonly number[];
-  /** Hard delete: 204 and no body, or 200 and the deleted entity. */
   hardDelete: { status: number; body: 'none' | 'entity' };
-  /** `errorType` must be present in error bodies and match the status. */
-  errorTypeRequired: boolean;
-  /** Add/remove follower answers the entity, or a ChangeEvent. */
-  followerResponse: 'entity' | 'changeEvent';
-  /** Path segment of the table profiler configuration, and what it answers. */
-  profilerConfig: { segment: string; shape: 'config' | 'table' };
-  /** Sample data shapes: contract `{columns:[{name,dataType}], rows}` or the table with `sampleData`. */
+  errorTypeInBody: boolean;
+  socialResponse: 'entity' | 'changeEvent';
+  profilerConfigPath: string;
+  profilerConfigResponse: 'config' | 'table';
   sampleData: 'contract' | 'table';
-  /** Status of DELETE profiler config / sample data. */
-  tableSubresourceDeleteStatus: number;
-  /** A service create without `connection` is invalid. */
+  tableDataDelete: { status: number; body: 'none' | 'table' };
   serviceConnectionRequired: boolean;
-  /** The bulk answer must be OpenMetadata's BulkOperationResult with status 200. */
   bulkResultShape: boolean;
-  /** Recursive deletes may be sent by name (OpenMetadata 1.7 ignores `recursive` on some /name paths). */
   recursiveDeleteByName: boolean;
 }
 
-const EXPECTATIONS: Record<Profile, ProfileExpectations> = {
-  contract: {
-    createStatuses: [200, 201],
-    emptyArraysRequired: true,
-    upsertCreateStatuses: [200, 201],
-    hardDelete: { status: 204, body: 'none' },
-    errorTypeRequired: true,
-    followerResponse: 'entity',
-    profilerConfig: { segment: 'profilerConfig', shape: 'config' },
-    sampleData: 'contract',
-    tableSubresourceDeleteStatus: 204,
-    serviceConnectionRequired: true,
-    bulkResultShape: false,
-    recursiveDeleteByName: true,
-  },
-  openmetadata: {
-    createStatuses: [201],
-    emptyArraysRequired: false,
-    upsertCreateStatuses: [201],
-    hardDelete: { status: 200, body: 'entity' },
-    errorTypeRequired: false,
-    followerResponse: 'changeEvent',
-    profilerConfig: { segment: 'tableProfilerConfig', shape: 'table' },
-    sampleData: 'table',
-    tableSubresourceDeleteStatus: 200,
-    serviceConnectionRequired: false,
-    bulkResultShape: true,
-    recursiveDeleteByName: false,
-  },
+/** Every field of ProfileExpectations: the suite rows the table must have, no more, no fewer. */
+const SUITE_ROWS: Record<keyof ProfileExpectations, true> = {
+  createStatuses: true,
+  emptyArraysRequired: true,
+  upsertCreateStatuses: true,
+  hardDelete: true,
+  errorTypeInBody: true,
+  socialResponse: true,
+  profilerConfigPath: true,
+  profilerConfigResponse: true,
+  sampleData: true,
+  tableDataDelete: true,
+  serviceConnectionRequired: true,
+  bulkResultShape: true,
+  recursiveDeleteByName: true,
 };
+
+/** The JSON type of a value, with the keys of an object: both profiles' values must have the same. */
+function shapeOf(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (value !== null && typeof value === 'object') return `object {${Object.keys(value).sort().join(', ')}}`;
+  return value === null ? 'null' : typeof value;
+}
+
+/** Both profiles' expectations built from the table's suite rows; throws naming the row when the table does not fit. */
+export function expectationsFrom(rows: readonly ProfileRow[], file = PROFILE_TABLE_PATH): Record<Profile, ProfileExpectations> {
+  const values: Record<Profile, Record<string, unknown>> = { contract: {}, openmetadata: {} };
+  for (const row of rows) {
+    if (!row.readBy.includes('suite')) continue;
+    if (!Object.hasOwn(SUITE_ROWS, row.id)) throw new Error(`${file}: row "${row.id}" is read by the suite, but ProfileExpectations has no such field`);
+    if (Object.hasOwn(values.contract, row.id)) throw new Error(`${file}: row "${row.id}" appears twice`);
+    if (shapeOf(row.contract) !== shapeOf(row.openmetadata) || shapeOf(row.contract) === 'undefined') {
+      throw new Error(`${file}: row "${row.id}" has a ${shapeOf(row.contract)} for contract but a ${shapeOf(row.openmetadata)} for openmetadata`);
+    }
+    for (const profile of PROFILES) values[profile][row.id] = row[profile];
+  }
+  const missing = Object.keys(SUITE_ROWS).filter((id) => !Object.hasOwn(values.contract, id));
+  if (missing.length > 0) throw new Error(`${file}: no suite row for ${missing.join(', ')}`);
+  return {
+    contract: Object.freeze(values.contract) as unknown as ProfileExpectations,
+    openmetadata: Object.freeze(values.openmetadata) as unknown as ProfileExpectations,
+  };
+}
+
+/** The rows of openapi/profiles.json. */
+export function readProfileTable(file = PROFILE_TABLE_PATH): ProfileRow[] {
+  return (JSON.parse(readFileSync(file, 'utf8')) as { rows: ProfileRow[] }).rows;
+}
+
+const EXPECTATIONS = expectationsFrom(readProfileTable());
 
 export function expectationsFor(profile: Profile): ProfileExpectations {
   return EXPECTATIONS[profile];
@@ -72,7 +100,10 @@ export function isProfile(value: string): value is Profile {
   return (PROFILES as readonly string[]).includes(value);
 }
 
-/** The contract's error type for an HTTP status (contract "Errors"). */
+/**
+ * The error type the interface specification gives each error status it lists (docs/behaviour.md
+ * "Errors"); conformance/profiles.test.ts checks it against the Error schema of the OpenAPI document.
+ */
 export const ERROR_TYPES: Readonly<Record<number, string>> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',

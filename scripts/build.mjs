@@ -28,6 +28,7 @@ const ASSETS = [
   { from: 'openapi/generated/openapi.bundle.json' },
   { from: 'openapi/generated/schema.d.ts' },
   { from: 'openapi/admin.yaml' },
+  { from: 'openapi/profiles.json' },
   { from: 'fixtures/default' },
   { from: 'openapi/generated/validators' },
 ];

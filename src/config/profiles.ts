@@ -1,66 +1,101 @@
 /**
- * Behaviour profiles (DESIGN.md "Behaviour profiles"). `contract` follows the contract where it and
- * observed OpenMetadata disagree; `openmetadata` follows the real server. This is the one table of
- * deviations the server reads; code asks `profile.<point>` instead of comparing profile names.
+ * Behaviour profiles (docs/behaviour.md "Profiles"). `contract` follows the interface
+ * specification where it and the real OpenMetadata server disagree; `openmetadata` follows the
+ * real server. The differences are the rows of openapi/profiles.json, the one table the server and
+ * the conformance suite (conformance/profiles.ts) both read: every row the server reads is a field
+ * of `Profile` named by the row's id, and code asks `profile.<id>` instead of comparing profile
+ * names. The file is read once, when this module is loaded.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
 export type ProfileName = 'contract' | 'openmetadata';
 
-export interface Profile {
-  readonly name: ProfileName;
-  /** Hard delete: 204 with no body (contract) or 200 with the deleted entity (observed §1.4). */
-  readonly hardDeleteReturnsEntity: boolean;
-  /** Error body carries `errorType` (contract) or only `code` and `message` (observed §2.1). */
+/** openapi/profiles.json, from src/config/ and from dist/src/config/ alike (scripts/build.mjs copies it). */
+export const PROFILE_TABLE_PATH = fileURLToPath(new URL('../../openapi/profiles.json', import.meta.url));
+
+/** One row of openapi/profiles.json. */
+export interface ProfileRow {
+  id: string;
+  /** What the row decides, in a sentence. */
+  governs: string;
+  /** Who reads the row: the server (this module), the conformance suite, or both. */
+  readBy: ('server' | 'suite')[];
+  contract: unknown;
+  openmetadata: unknown;
+  /** Where each value comes from: the interface specification or observed OpenMetadata behaviour. */
+  source: Record<ProfileName, string>;
+}
+
+/** The rows the server reads, by id; what each governs is in openapi/profiles.json. */
+export interface ProfileDifferences {
+  readonly hardDelete: { readonly status: number; readonly body: 'none' | 'entity' };
   readonly errorTypeInBody: boolean;
-  /** Follow/unfollow/vote answer the entity (contract) or a ChangeEvent (observed §1.6–1.7). */
-  readonly socialReturnsChangeEvent: boolean;
-  /** The follower body may be bare UUID text as well as a JSON string (contract) or only JSON. */
+  readonly socialResponse: 'entity' | 'changeEvent';
   readonly followerBodyMayBeText: boolean;
-  /** Profiler config GET/PUT answer the configuration (contract) or the table (observed §9). */
-  readonly profilerConfigReturnsTable: boolean;
-  /** Profiler config / sample data DELETE: 204 (contract) or 200 with the table (observed §9). */
-  readonly tableDataDeleteReturnsTable: boolean;
-  /** Sample data as `{columns:[{name,dataType}], rows}` (contract) or the table with `sampleData`. */
-  readonly sampleDataReturnsTable: boolean;
-  /** Profile reads keyed by table id (contract) or by table / column FQN (observed §9). */
+  readonly profilerConfigResponse: 'config' | 'table';
+  readonly tableDataDelete: { readonly status: number; readonly body: 'none' | 'table' };
+  readonly sampleData: 'contract' | 'table';
   readonly profileReadsByFqn: boolean;
-  /** Latest data contract result when there is none: 404 (contract) or 204 (observed §8.3). */
   readonly emptyLatestResultIs204: boolean;
-  /** Service `connection` required on create (contract) or optional (observed Appendix C 15). */
   readonly serviceConnectionRequired: boolean;
-  /** Secrets in `connection.config` masked in responses (contract) or returned as stored (§7.8). */
   readonly maskSecrets: boolean;
 }
 
-export const PROFILES: Record<ProfileName, Profile> = {
-  contract: {
-    name: 'contract',
-    hardDeleteReturnsEntity: false,
-    errorTypeInBody: true,
-    socialReturnsChangeEvent: false,
-    followerBodyMayBeText: true,
-    profilerConfigReturnsTable: false,
-    tableDataDeleteReturnsTable: false,
-    sampleDataReturnsTable: false,
-    profileReadsByFqn: false,
-    emptyLatestResultIs204: false,
-    serviceConnectionRequired: true,
-    maskSecrets: true,
-  },
-  openmetadata: {
-    name: 'openmetadata',
-    hardDeleteReturnsEntity: true,
-    errorTypeInBody: false,
-    socialReturnsChangeEvent: true,
-    followerBodyMayBeText: false,
-    profilerConfigReturnsTable: true,
-    tableDataDeleteReturnsTable: true,
-    sampleDataReturnsTable: true,
-    profileReadsByFqn: true,
-    emptyLatestResultIs204: true,
-    serviceConnectionRequired: false,
-    maskSecrets: false,
-  },
+export interface Profile extends ProfileDifferences {
+  readonly name: ProfileName;
+}
+
+/** Every field of ProfileDifferences: the server rows the table must have, no more, no fewer. */
+const SERVER_ROWS: Record<keyof ProfileDifferences, true> = {
+  hardDelete: true,
+  errorTypeInBody: true,
+  socialResponse: true,
+  followerBodyMayBeText: true,
+  profilerConfigResponse: true,
+  tableDataDelete: true,
+  sampleData: true,
+  profileReadsByFqn: true,
+  emptyLatestResultIs204: true,
+  serviceConnectionRequired: true,
+  maskSecrets: true,
 };
+
+const PROFILE_NAMES: readonly ProfileName[] = ['contract', 'openmetadata'];
+
+/** The JSON type of a value, with the keys of an object: both profiles' values must have the same. */
+function shapeOf(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (value !== null && typeof value === 'object') return `object {${Object.keys(value).sort().join(', ')}}`;
+  return value === null ? 'null' : typeof value;
+}
+
+/** Both profiles built from the table's server rows; throws naming the row when the table does not fit. */
+export function profilesFrom(rows: readonly ProfileRow[], file = PROFILE_TABLE_PATH): Record<ProfileName, Profile> {
+  const values: Record<ProfileName, Record<string, unknown>> = { contract: {}, openmetadata: {} };
+  for (const row of rows) {
+    if (!row.readBy.includes('server')) continue;
+    if (!Object.hasOwn(SERVER_ROWS, row.id)) throw new Error(`${file}: row "${row.id}" is read by the server, but the server's Profile has no such field`);
+    if (Object.hasOwn(values.contract, row.id)) throw new Error(`${file}: row "${row.id}" appears twice`);
+    if (shapeOf(row.contract) !== shapeOf(row.openmetadata) || shapeOf(row.contract) === 'undefined') {
+      throw new Error(`${file}: row "${row.id}" has a ${shapeOf(row.contract)} for contract but a ${shapeOf(row.openmetadata)} for openmetadata`);
+    }
+    for (const name of PROFILE_NAMES) values[name][row.id] = row[name];
+  }
+  const missing = Object.keys(SERVER_ROWS).filter((id) => !Object.hasOwn(values.contract, id));
+  if (missing.length > 0) throw new Error(`${file}: no server row for ${missing.join(', ')}`);
+  return {
+    contract: Object.freeze({ ...values.contract, name: 'contract' }) as unknown as Profile,
+    openmetadata: Object.freeze({ ...values.openmetadata, name: 'openmetadata' }) as unknown as Profile,
+  };
+}
+
+/** The rows of openapi/profiles.json. */
+export function readProfileTable(file = PROFILE_TABLE_PATH): ProfileRow[] {
+  return (JSON.parse(readFileSync(file, 'utf8')) as { rows: ProfileRow[] }).rows;
+}
+
+export const PROFILES: Record<ProfileName, Profile> = profilesFrom(readProfileTable());
 
 export function profileByName(name: string): Profile {
   const profile = (PROFILES as Record<string, Profile | undefined>)[name];
