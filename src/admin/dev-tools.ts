@@ -1,27 +1,23 @@
 /**
- * Everything that makes the mock pleasant for UI developers (issue 6), gathered so that the app
- * factory mounts it with three lines: CORS, request logs and the journal, the docs page, the
- * Admin API, latency/error injection, `Prefer: code=`, the start-up state (data file, else
- * fixtures) and its persistence. All of it is off or neutral by default, so `createApp()` in
- * tests stays a bare, empty, silent server.
+ * What makes the mock pleasant for UI developers, set up once per app: the start-up state (a data
+ * file, else fixtures) with its reset and its persistence, the request journal, and the latency and
+ * error injection settings. The pipeline stages that use them are exported as factories and named
+ * in order by the app factory (src/app.ts): the docs pages, the Admin API, the injected latency and
+ * errors. All of it is off or neutral by default, so `createApp()` in tests stays a bare, empty,
+ * silent server.
  */
 import type { RequestHandler, Router } from 'express';
 import type { CatalogContext } from '../domain/context.ts';
 import { docsRouter } from '../docs/docs-routes.ts';
 import { loadFixtures, resolveFixturesDir } from '../fixtures/load-fixtures.ts';
-import type { CorsOptions } from '../http/cors.ts';
 import { isUnder, under } from '../http/compose.ts';
-import { cors } from '../http/cors.ts';
 import type { LogFormat } from '../http/request-log.ts';
-import { requestLog } from '../http/request-log.ts';
 import type { OpenApiDocument } from '../openapi/document.ts';
 import type { Persister } from '../persistence/data-file.ts';
 import { createPersister, loadDataFile } from '../persistence/data-file.ts';
-import { durableWrites } from '../persistence/durable-writes.ts';
 import { adminRouter, loadAdminDocument } from './admin-routes.ts';
 import { FaultSettings, injectFaults } from './injection.ts';
 import { Journal } from './journal.ts';
-import { preferCode } from './prefer-code.ts';
 import { clearState, exportState, importState } from './state.ts';
 
 export interface DevToolsOptions {
@@ -38,51 +34,57 @@ export interface DevToolsOptions {
 }
 
 export interface DevTools {
+  /** Latency and error rules (`/__admin/latency`, `/__admin/errors`). */
   faults: FaultSettings;
+  /** The last API requests (`/__admin/journal`). */
   journal: Journal;
+  /** With `--data`: journals every change to the data file. */
   persister: Persister | undefined;
-  /** Before the body parser: CORS, request log, docs and documents. */
-  beforeBody: RequestHandler[];
-  /** After the body parser, before authentication: Admin API, injected latency and errors. */
-  afterBody: RequestHandler[];
-  /** After request validation, before authorisation: `Prefer: code=<status>`. */
-  afterValidation: RequestHandler;
+  /** `POST /__admin/reset`: back to the start state (`start`) or to the fixtures. */
+  reset(to: 'start' | 'fixtures'): void;
 }
 
-export function setupDevTools(ctx: CatalogContext, document: OpenApiDocument, options: DevToolsOptions, log: (line: string) => void): DevTools {
+/** Loads the start-up state into the context (the data file's, else the fixtures') and sets up what the stages share. */
+export function setupDevTools(ctx: CatalogContext, options: DevToolsOptions, log: (line: string) => void): DevTools {
   const fixturesDir = resolveFixturesDir(options.fixtures);
-  const reset = () => {
+  const loadStartFixtures = () => {
     clearState(ctx);
     if (fixturesDir) loadFixtures(ctx, fixturesDir);
   };
   const loaded = options.dataFile ? loadDataFile(ctx, options.dataFile) : false;
-  if (!loaded) reset();
+  if (!loaded) loadStartFixtures();
   // With --data, reset goes back to the state the server started from (the file's, else the
   // fixtures'), not to the fixtures over the user's data: a copy of it is kept.
   const startState = options.dataFile ? exportState(ctx) : undefined;
-  const resetTo = (to: 'start' | 'fixtures') => (startState && to === 'start' ? void importState(ctx, startState) : reset());
-  const persister = options.dataFile ? createPersister(ctx, options.dataFile, loaded, { log }) : undefined;
+  return {
+    faults: new FaultSettings(options.random),
+    journal: new Journal(),
+    persister: options.dataFile ? createPersister(ctx, options.dataFile, loaded, { log }) : undefined,
+    reset: (to) => (startState && to === 'start' ? void importState(ctx, startState) : loadStartFixtures()),
+  };
+}
 
-  const faults = new FaultSettings(options.random);
-  const journal = new Journal();
-
-  const beforeBody: RequestHandler[] = [];
-  beforeBody.push(cors(options.corsOrigins ? { origins: options.corsOrigins } : {}));
-  beforeBody.push(requestLog(options.requestLog ?? 'quiet', log, journal));
-  if (persister) beforeBody.push(durableWrites(persister));
-  // None of the docs routes is under /api: API requests skip their router (issue 7 hot path).
+/** The API reference (`/docs`) and the documents (`/openapi.json`, `/__admin/openapi.json`). API requests skip it. */
+export function docsPages(document: OpenApiDocument): RequestHandler {
   const docs = docsRouter(document, loadAdminDocument);
-  beforeBody.push((req, res, next) => (isUnder(req.path, '/api') ? next() : docs(req, res, next)));
+  return (req, res, next) => (isUnder(req.path, '/api') ? next() : docs(req, res, next));
+}
 
-  const afterBody: RequestHandler[] = [];
-  // Built on the first Admin API request, and passed by every other request: its validator costs
-  // ≈ 0.2 s to build and a few promise hops per request it is handed (issue 7, docs/performance.md).
+/**
+ * The Admin API under `/__admin` (openapi/admin.yaml). Built on its first request, and passed by
+ * every other request: its validator costs ≈ 0.2 s to build and a few promise hops per request it
+ * is handed (docs/performance.md).
+ */
+export function adminApi(ctx: CatalogContext, dev: DevTools): RequestHandler {
   let admin: Router | undefined;
-  afterBody.push((req, res, next) => {
+  return (req, res, next) => {
     if (!isUnder(req.path, '/__admin')) return next();
-    admin ??= adminRouter({ ctx, faults, journal, reset: resetTo, changed: () => persister?.schedule() });
+    admin ??= adminRouter({ ctx, faults: dev.faults, journal: dev.journal, reset: dev.reset, changed: () => dev.persister?.schedule() });
     admin(req, res, next);
-  });
-  afterBody.push(under('/api', injectFaults(faults)));
-  return { faults, journal, persister, beforeBody, afterBody, afterValidation: preferCode() };
+  };
+}
+
+/** The latency and errors the Admin API's rules inject into `/api` requests. */
+export function injectedFaults(dev: DevTools): RequestHandler {
+  return under('/api', injectFaults(dev.faults));
 }

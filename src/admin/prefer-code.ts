@@ -1,5 +1,5 @@
 /**
- * `Prefer: code=<status>` (issue 6 "Admin API", as Prism's header): forces one call to fail with a
+ * `Prefer: code=<status>` (docs/behaviour.md "Admin API", as Prism's header): forces one call to fail with a
  * status its operation documents, in the error shape, without touching the state — for testing a
  * UI's error states. Runs after request matching (it needs the operation's documented responses)
  * and before authorisation, so a forced 403 works with any token. Only error statuses (4xx/5xx)

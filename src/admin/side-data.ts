@@ -1,83 +1,59 @@
 /**
- * The data kept beside entities, in the state export (issue 6 "Admin API" export/import and
- * `--data` persistence): table profiler configs, sample data and profiles (table-data.ts), test
- * case results (test-case-results.ts) and data contract results (data-contracts.ts). Each is keyed
- * by the id of its entity. An import checks every item against its schema in the document and its
- * key against the exported entities before anything is replaced, so a bad file changes nothing.
+ * The data kept beside entities in the state export (`sideData`: the Admin API's export/import and
+ * the `--data` file). The store holds it and writes the export (src/store/side-data.ts lists the
+ * areas: profiler configs, sample data and profiles of tables, test case results, data contract
+ * results). An import is checked here first, area by area as each was declared: every value (every
+ * item of a series) against its schema in the document, every key against the exported entities of
+ * the area's owner type; anything wrong is a 400 before the state is touched, so a bad file changes
+ * nothing.
  */
 import type { CatalogContext } from '../domain/context.ts';
 import type { DataContractResult } from '../domain/data-contracts.ts';
-import { clearContractResults, exportContractResults, importContractResults } from '../domain/data-contracts.ts';
-import type { TableSideDataJson } from '../domain/table-data.ts';
-import { clearTableData, exportTableData, importTableData } from '../domain/table-data.ts';
+import type { TableSideData } from '../domain/table-data.ts';
 import type { TestCaseResult } from '../domain/test-case-results.ts';
-import { clearTestCaseResults, exportTestCaseResults, importTestCaseResults } from '../domain/test-case-results.ts';
 import { ApiError } from '../http/errors.ts';
+import { detailsText } from '../openapi/validation-details.ts';
+import type { SideData, SideDataExport } from '../store/side-data.ts';
+import { declaredSideData } from '../store/side-data.ts';
 
-export interface SideDataJson {
-  tables: TableSideDataJson;
+/** The export's side data, with the types of the groups the server declares. */
+export interface SideDataJson extends SideDataExport {
+  tables: Record<string, TableSideData>;
   testCaseResults: Record<string, TestCaseResult[]>;
   contractResults: Record<string, DataContractResult[]>;
 }
 
-export function exportSideData(ctx: CatalogContext): SideDataJson {
-  return { tables: exportTableData(ctx), testCaseResults: exportTestCaseResults(ctx), contractResults: exportContractResults(ctx) };
-}
-
-export function clearSideData(ctx: CatalogContext): void {
-  clearTableData(ctx);
-  clearTestCaseResults(ctx);
-  clearContractResults(ctx);
-}
-
 /** Checks an export's side data against the entity types it names (id → type); throws 400. */
-export function checkSideData(ctx: CatalogContext, value: unknown, typeOf: ReadonlyMap<string, string>): SideDataJson {
-  if (value === undefined) return { tables: {}, testCaseResults: {}, contractResults: {} };
+export function checkSideData(ctx: CatalogContext, value: unknown, typeOf: ReadonlyMap<string, string>): SideDataExport {
+  if (value === undefined) return {};
   const side = record(value, 'sideData');
-  const tables = record(side.tables ?? {}, 'sideData.tables');
-  const testCaseResults = record(side.testCaseResults ?? {}, 'sideData.testCaseResults');
-  const contractResults = record(side.contractResults ?? {}, 'sideData.contractResults');
+  const groups = new Map<string, SideData<unknown>[]>();
+  for (const area of declaredSideData()) groups.set(area.group, [...(groups.get(area.group) ?? []), area]);
   const check = (schema: string, item: unknown, where: string) => {
     const problems = ctx.validators.validate(schema, item);
-    if (problems.length) throw ApiError.badRequest(`${where}: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
+    if (problems.length) throw ApiError.badRequest(`${where}: ${detailsText(problems, '; ')}`);
   };
-  const keyOf = (id: string, type: string, where: string) => {
-    if (typeOf.get(id) !== type) throw ApiError.badRequest(`${where}: ${id} is not the id of an exported ${type}`);
+  const checkValue = (area: SideData<unknown>, raw: unknown, where: string) => {
+    if (!area.series) return check(area.schema, raw, where);
+    for (const item of array(raw, where)) check(area.schema, item, where);
   };
-  for (const [id, raw] of Object.entries(tables)) {
-    const where = `sideData.tables.${id}`;
-    keyOf(id, 'table', where);
-    const data = record(raw, where);
-    if (data.profilerConfig !== undefined) check('TableProfilerConfig', data.profilerConfig, `${where}.profilerConfig`);
-    if (data.sampleData !== undefined) check('TableData', data.sampleData, `${where}.sampleData`);
-    for (const [list, schema] of [['tableProfiles', 'TableProfile'], ['columnProfiles', 'ColumnProfile'], ['systemProfiles', 'SystemProfile']] as const) {
-      data[list] ??= [];
-      for (const item of array(data[list], `${where}.${list}`)) check(schema, item, `${where}.${list}`);
+  for (const [group, areas] of groups) {
+    const entries = record(side[group] ?? {}, `sideData.${group}`);
+    const owner = areas[0]!.owner;
+    for (const [id, raw] of Object.entries(entries)) {
+      const where = `sideData.${group}.${id}`;
+      if (typeOf.get(id) !== owner) throw ApiError.badRequest(`${where}: ${id} is not the id of an exported ${owner}`);
+      if (areas[0]!.field === undefined) {
+        checkValue(areas[0]!, raw, where);
+        continue;
+      }
+      const fields = record(raw, where);
+      for (const area of areas) {
+        if (fields[area.field!] !== undefined) checkValue(area, fields[area.field!], `${where}.${area.field!}`);
+      }
     }
   }
-  for (const [id, list] of Object.entries(testCaseResults)) {
-    keyOf(id, 'testCase', `sideData.testCaseResults.${id}`);
-    for (const item of array(list, `sideData.testCaseResults.${id}`)) check('TestCaseResult', item, `sideData.testCaseResults.${id}`);
-  }
-  for (const [id, list] of Object.entries(contractResults)) {
-    keyOf(id, 'dataContract', `sideData.contractResults.${id}`);
-    for (const item of array(list, `sideData.contractResults.${id}`)) check('DataContractResult', item, `sideData.contractResults.${id}`);
-  }
-  return { tables, testCaseResults, contractResults } as unknown as SideDataJson;
-}
-
-/** Replaces the side data with checked data; lists are kept in ascending timestamp order. */
-export function importSideData(ctx: CatalogContext, side: SideDataJson): void {
-  const byTime = <T extends { timestamp: number }>(list: T[]) => [...list].sort((a, b) => a.timestamp - b.timestamp);
-  const sorted = <T extends { timestamp: number }>(lists: Record<string, T[]>) => Object.fromEntries(Object.entries(lists).map(([id, list]) => [id, byTime(list)]));
-  importTableData(
-    ctx,
-    Object.fromEntries(
-      Object.entries(side.tables).map(([id, d]) => [id, { ...d, tableProfiles: byTime(d.tableProfiles), columnProfiles: byTime(d.columnProfiles), systemProfiles: byTime(d.systemProfiles) }]),
-    ),
-  );
-  importTestCaseResults(ctx, sorted(side.testCaseResults));
-  importContractResults(ctx, sorted(side.contractResults));
+  return side as SideDataExport;
 }
 
 function record(value: unknown, where: string): Record<string, unknown> {

@@ -39,7 +39,11 @@ describe('state export: the side data travels with the entities', () => {
     expect(orders.profilerConfig!.excludeColumns).toEqual(['product_sku']);
     expect(Object.values(side.testCaseResults).map((l) => l.length)).toEqual([5, 5, 5]);
     // fact_orders and dim_customer: history + one validation; customer_360's local contract: one.
-    expect(Object.values(side.contractResults).map((l) => l.length).sort()).toEqual([1, 4, 5]);
+    expect(
+      Object.values(side.contractResults)
+        .map((l) => l.length)
+        .sort(),
+    ).toEqual([1, 4, 5]);
   });
 });
 
@@ -58,7 +62,9 @@ describe('state import: an export round trip is exact', () => {
 
   it('imported side data is served by the API with its values', async () => {
     const target = await createApp({ fixtures: 'none', now: () => NOW });
-    await request(target.app).put('/__admin/state').send(await exported(await demo()));
+    await request(target.app)
+      .put('/__admin/state')
+      .send(await exported(await demo()));
     const id = tableId(target);
     const profiles = await as(target).get(`/api/v1/tables/${id}/tableProfile?startTs=0&endTs=${NOW}`);
     expect(profiles.body.data.map((p: { rowCount: number }) => p.rowCount)).toEqual([1_270_000, 1_248_500, 1_227_000, 1_205_500, 1_184_000]);
@@ -112,7 +118,9 @@ describe('admin reset: the side data goes back to the fixtures', () => {
 
   it('reset with no fixtures leaves no side data at all', async () => {
     const catalog = await createApp({ fixtures: 'none', now: () => NOW });
-    await request(catalog.app).put('/__admin/state').send(await exported(await demo()));
+    await request(catalog.app)
+      .put('/__admin/state')
+      .send(await exported(await demo()));
     await request(catalog.app).post('/__admin/reset');
     expect((await exported(catalog)).sideData).toEqual({ tables: {}, testCaseResults: {}, contractResults: {} });
   });

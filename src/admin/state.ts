@@ -1,17 +1,17 @@
 /**
- * The whole state as JSON (issue 6 "Admin API" export/import, and `--data` persistence): every
+ * The whole state as JSON (the Admin API's `GET|PUT /__admin/state`, and the `--data` file): every
  * stored entity with its kind, container, version history and recursive-delete mark, and the data
- * kept beside entities (side-data.ts: table profiler configs, sample data and profiles, test case
- * results, data contract results). An import replaces the state; ids, versions, FQNs and side data
- * come back exactly as exported.
+ * the store keeps beside entities (side-data.ts: table profiler configs, sample data and profiles,
+ * test case results, data contract results). An import replaces the state; ids, versions, FQNs and
+ * side data come back exactly as exported. Everything is in the store, so clearing it clears all.
  */
 import type { CatalogContext } from '../domain/context.ts';
 import type { Entity } from '../domain/entity.ts';
 import { ApiError } from '../http/errors.ts';
 import type { SideDataJson } from './side-data.ts';
-import { checkSideData, clearSideData, exportSideData, importSideData } from './side-data.ts';
+import { checkSideData } from './side-data.ts';
 
-export const STATE_FORMAT = 'catalog-kit-state/1';
+const STATE_FORMAT = 'catalog-kit-state/1';
 
 export interface StoredEntityJson {
   type: string;
@@ -40,7 +40,7 @@ export function exportState(ctx: CatalogContext): StateJson {
       entity: structuredClone(stored.entity),
     });
   }
-  return { format: STATE_FORMAT, exportedAt: ctx.now(), entities, sideData: exportSideData(ctx) };
+  return { format: STATE_FORMAT, exportedAt: ctx.now(), entities, sideData: ctx.store.exportSideData() as SideDataJson };
 }
 
 /** Replaces the state with an export. Checked before anything is cleared, so a bad file changes nothing. */
@@ -64,12 +64,11 @@ export function importState(ctx: CatalogContext, state: unknown): number {
     stored.history.push(...(Array.isArray(item.history) ? item.history.map(String) : []));
     stored.deletedBy = item.deletedBy;
   }
-  importSideData(ctx, side);
+  ctx.store.importSideData(side);
   return value.entities.length;
 }
 
-/** Empties the store and all the side data kept beside it. */
+/** Empties the store: the entities and the side data kept beside them. */
 export function clearState(ctx: CatalogContext): void {
-  clearSideData(ctx);
   ctx.store.clear();
 }

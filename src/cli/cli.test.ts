@@ -138,7 +138,7 @@ describe('usage errors: one line naming the problem and pointing at --help, exit
     { argv: ['serve', '--port', '70000'], want: 'catalog-kit serve: --port "70000" is not a port (0-65535) (see catalog-kit serve --help)' },
     { argv: ['serve', '--profile', 'nope'], want: 'catalog-kit serve: unknown --profile "nope" (expected contract or openmetadata) (see catalog-kit serve --help)' },
     { argv: ['serve', '--log', 'loud'], want: `catalog-kit serve: unknown --log "loud" (expected ${LOG_FORMATS.join(', ')}) (see catalog-kit serve --help)` },
-    { argv: ['serve', '--allow-faults=yes'], want: 'catalog-kit serve: --allow-faults takes no value (see catalog-kit serve --help)' },
+    { argv: ['serve', '--insecure-dev-key=yes'], want: 'catalog-kit serve: --insecure-dev-key takes no value (see catalog-kit serve --help)' },
     { argv: ['serve', '--jwt-secret', ''], want: 'catalog-kit serve: --jwt-secret must not be empty (see catalog-kit serve --help)' },
     { argv: ['serve', '--host', 'a', '--host', 'b'], want: 'catalog-kit serve: --host given twice (see catalog-kit serve --help)' },
     { argv: ['token', '--bogus'], want: 'catalog-kit token: unknown option --bogus (see catalog-kit token --help)' },
@@ -319,7 +319,11 @@ describe('start-up cost: what each entry point imports at load', () => {
     { entry: 'main.ts', files: ['src/cli/main.ts', 'src/cli/options.ts'], packages: [] },
     // jose's signing module only, not its index (JWE, JWK, JWKS too) nor its verifying modules.
     { entry: 'token.ts', files: ['src/auth/tokens.ts', 'src/cli/options.ts', 'src/cli/token.ts'], packages: ['jose/jwt/sign'] },
-    { entry: 'serve.ts', files: ['src/cli/options.ts', 'src/cli/serve.ts', 'src/config/profiles.ts', 'src/http/request-log.ts'], packages: [] },
+    {
+      entry: 'serve.ts',
+      files: ['src/cli/options.ts', 'src/cli/serve.ts', 'src/config/profiles.ts', 'src/http/compose.ts', 'src/http/request-log.ts', 'src/http/request-path.ts'],
+      packages: [],
+    },
   ])('$entry loads only $files and $packages', ({ entry, files, packages }) => {
     expect(staticClosure(join(here, entry))).toEqual({ files, packages });
   });
@@ -378,6 +382,22 @@ describe('serve: the public development key is never exposed by accident', () =>
 });
 
 describe('serve --log json: every line printed is JSON', () => {
+  it.each([
+    { given: ['--data', '/nonexistent-dir/state.json'], want: /^catalog-kit serve: --data \/nonexistent-dir\/state\.json: no such file or directory$/ },
+    { given: ['--fixtures', '/nonexistent-dir'], want: /^catalog-kit serve: --fixtures \/nonexistent-dir: no such file or directory$/ },
+    { given: ['--host', '0.0.0.0'], want: /not a loopback address.*--jwt-secret/ },
+  ])('a start-up problem ($given) is one JSON line on stderr, exit 1, nothing on stdout', async ({ given, want }) => {
+    let out = '';
+    let err = '';
+    const code = await main(['serve', '--port', '0', '--log', 'json', ...given], { out: (t) => void (out += t), err: (t) => void (err += t) });
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    const lines = err.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]!) as { level: string; message: string; exitCode: number; time: string };
+    expect(line).toMatchObject({ level: 'error', exitCode: 1, message: expect.stringMatching(want) });
+  });
+
   it('the banner is one JSON object with the URLs, the token, the profile and the catalog; request log lines are JSON', async () => {
     let out = '';
     let err = '';

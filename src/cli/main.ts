@@ -27,7 +27,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   conform: async () => (await import('./conform.ts')).runConform,
 };
 
-export const USAGE = `Usage: catalog-kit <command> [options]
+const USAGE = `Usage: catalog-kit <command> [options]
 
 Commands:
   serve     start the stateful mock server (default http://127.0.0.1:8585/api)

@@ -19,7 +19,7 @@ export class UsageError extends Error {}
 /** The command line was fine, but the command could not start: one line, exit 1. */
 export class StartupError extends Error {}
 
-export interface OptionSpec {
+interface OptionSpec {
   /** Long name, without the leading `--`. */
   name: string;
   short?: string;
@@ -138,7 +138,7 @@ export function formatHelp(spec: CommandSpec): string {
 const COLUMNS = 100;
 
 /** Splits text into lines of at most `width` characters at spaces (a longer word stays whole). */
-export function wrap(text: string, width: number): string[] {
+function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {

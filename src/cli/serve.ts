@@ -40,7 +40,6 @@ export const SERVE_COMMAND: CommandSpec = {
     { name: 'jwt-audience', value: 'AUDIENCE', help: 'refuse tokens whose `aud` differs' },
     { name: 'insecure-dev-key', help: 'listen on a non-loopback --host with the public development key anyway: anyone who can reach the server can mint an Admin token' },
     { name: 'body-limit', value: 'SIZE', shownDefault: '1mb', help: 'largest accepted request body (e.g. 512kb, 5mb)' },
-    { name: 'allow-faults', help: 'test only: serve PUT /__admin/faults for the conformance self-test' },
   ],
   exitStatus:
     '0 stopped by Ctrl-C or SIGTERM; 1 could not start (port in use, unreadable fixtures, data file or key, a non-loopback --host with the development key); 2 wrong command line.',
@@ -62,7 +61,6 @@ interface ServeConfig {
   issuer: string | undefined;
   audience: string | undefined;
   bodyLimit: string | undefined;
-  allowFaults: boolean;
   insecureDevKey: boolean;
 }
 
@@ -94,7 +92,6 @@ function configFrom(args: ParsedOptions, env: NodeJS.ProcessEnv): ServeConfig {
     issuer: args.string('jwt-issuer'),
     audience: args.string('jwt-audience'),
     bodyLimit,
-    allowFaults: args.flag('allow-faults'),
     insecureDevKey: args.flag('insecure-dev-key'),
   };
 }
@@ -177,6 +174,19 @@ export async function runServe(argv: string[], io: Io, env: NodeJS.ProcessEnv = 
     return EXIT.ok;
   }
   const config = configFrom(args, env);
+  if (config.log !== 'json') return serve(config, io);
+  // `--log json`: a start-up problem too is one JSON line on stderr, for the log processor that
+  // reads the rest (a wrong command line, exit 2, stays text: a person typed it).
+  try {
+    return await serve(config, io);
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    io.err(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', message: `catalog-kit serve: ${oneLine(error)}`, exitCode: EXIT.failed })}\n`);
+    return EXIT.failed;
+  }
+}
+
+async function serve(config: ServeConfig, io: Io): Promise<number> {
   const insecure = exposesDevKey(config);
   checkInputs(config);
   const publicKey = config.publicKeyFile === undefined ? undefined : readPublicKey(config.publicKeyFile);
@@ -212,7 +222,6 @@ export async function runServe(argv: string[], io: Io, env: NodeJS.ProcessEnv = 
       profile: config.profile,
       auth,
       ...(config.bodyLimit !== undefined ? { bodyLimit: config.bodyLimit } : {}),
-      ...(config.allowFaults ? { allowFaults: true } : {}),
     });
   } catch (error) {
     if (error instanceof ListenError) {

@@ -1,12 +1,11 @@
 /**
- * Data contract validation results (contract "Data contracts", "Data contract validation result";
- * observed §8.2–8.3) and the contract an entity has: its own, or one inherited from a data product.
- * Results are held per CatalogContext, keyed by contract id, in timestamp order, and dropped when
- * the contract is hard-deleted. The newest result is mirrored in the contract's `latestResult`
- * (a minor version change, observed §8.3).
+ * Data contract validation results (docs/behaviour.md "Data contracts") and the contract an entity
+ * has: its own, or one inherited from a data product. Results are held in the store, keyed by
+ * contract id, in timestamp order, and dropped when the contract is hard-deleted. The newest
+ * result is mirrored in the contract's `latestResult` (a minor version change).
  */
 import type { StoredEntity } from '../store/entity-store.ts';
-import { resourceByType } from '../resources/resource-table.ts';
+import { sideSeries } from '../store/side-data.ts';
 import type { CatalogContext } from './context.ts';
 import type { CreateRequest, Entity, EntityReference, Paging, Schemas } from './entity.ts';
 import { applyChange, upsertEntity } from './lifecycle.ts';
@@ -19,46 +18,29 @@ export type DataContractResult = Timed<'DataContractResult'>;
 export type CreateDataContractResult = Timed<'CreateDataContractResult'>;
 type LatestResult = Schemas['DataContractLatestResult'];
 
-const CONTRACT = resourceByType('dataContract');
-const RESULTS = new WeakMap<CatalogContext, Map<string, DataContractResult[]>>();
+// Kept in the store, beside the contract, keyed by its id, oldest first (`sideData.contractResults`).
+const RESULTS = sideSeries<DataContractResult>({ group: 'contractResults', owner: 'dataContract', schema: 'DataContractResult' });
 
-function resultsOf(ctx: CatalogContext, contractId: string): DataContractResult[] {
-  let byContract = RESULTS.get(ctx);
-  if (!byContract) RESULTS.set(ctx, (byContract = new Map()));
-  let list = byContract.get(contractId);
-  if (!list) byContract.set(contractId, (list = []));
-  return list;
+function resultsOf(ctx: CatalogContext, contractId: string): readonly DataContractResult[] {
+  return ctx.store.getSide(RESULTS, contractId) ?? [];
 }
 
+/** Drops the contract's results (the store drops them too when the contract is removed). */
 export function dropContractResults(ctx: CatalogContext, contractId: string): void {
-  RESULTS.get(ctx)?.delete(contractId);
-}
-
-/** Every stored result, keyed by contract id (admin state export, `--data`). */
-export function exportContractResults(ctx: CatalogContext): Record<string, DataContractResult[]> {
-  const entries = [...(RESULTS.get(ctx) ?? new Map<string, DataContractResult[]>())].filter(([, list]) => list.length > 0);
-  return Object.fromEntries(structuredClone(entries));
-}
-
-/** Replaces all results with an export (lists in ascending timestamp order, checked by the caller). */
-export function importContractResults(ctx: CatalogContext, data: Record<string, DataContractResult[]>): void {
-  RESULTS.set(ctx, new Map(Object.entries(structuredClone(data))));
-}
-
-export function clearContractResults(ctx: CatalogContext): void {
-  RESULTS.delete(ctx);
+  ctx.store.setSide(RESULTS, contractId, undefined);
 }
 
 /**
- * Contract "Data contracts" (add a result) and observed §8.3: the id is generated when absent and
+ * Contract "Data contracts" (add a result; docs/behaviour.md "Data contracts"): the id is generated when absent and
  * `dataContractFQN` is the contract's; a result with the same timestamp replaces the stored one.
  * `isLatest` is false when the result is older than the current latest (the route answers 201).
  */
 export function addContractResult(ctx: CatalogContext, contract: StoredEntity, body: CreateDataContractResult, user: string): { result: DataContractResult; isLatest: boolean } {
-  const list = resultsOf(ctx, contract.entity.id);
+  const list = [...resultsOf(ctx, contract.entity.id)];
   const latest = list[list.length - 1];
   const result: DataContractResult = { ...structuredClone(body), id: body.id ?? ctx.newId(), dataContractFQN: contract.entity.fullyQualifiedName };
   upsertByTimestamp(list, result, () => true);
+  ctx.store.setSide(RESULTS, contract.entity.id, list);
   const isLatest = latest === undefined || result.timestamp >= latest.timestamp;
   if (isLatest) syncLatestResult(ctx, contract, user);
   return { result: structuredClone(result), isLatest };
@@ -74,12 +56,12 @@ export function listContractResults(ctx: CatalogContext, contractId: string, ran
   return timeRange(resultsOf(ctx, contractId), range);
 }
 
-/** Observed §8.3: `DELETE .../results/{timestamp}` removes the result at that timestamp. */
+/** docs/behaviour.md "Data contracts": `DELETE .../results/{timestamp}` removes the result at that timestamp. */
 export function deleteContractResult(ctx: CatalogContext, contract: StoredEntity, timestamp: number, user: string): number {
   return removeWhere(ctx, contract, (r) => r.timestamp === timestamp, user);
 }
 
-/** Observed §8.3: `DELETE .../results/before/{timestamp}` removes every result older than it. */
+/** docs/behaviour.md "Data contracts": `DELETE .../results/before/{timestamp}` removes every result older than it. */
 export function deleteContractResultsBefore(ctx: CatalogContext, contract: StoredEntity, timestamp: number, user: string): number {
   return removeWhere(ctx, contract, (r) => r.timestamp < timestamp, user);
 }
@@ -88,8 +70,10 @@ function removeWhere(ctx: CatalogContext, contract: StoredEntity, drop: (r: Data
   const list = resultsOf(ctx, contract.entity.id);
   const kept = list.filter((r) => !drop(r));
   const removed = list.length - kept.length;
-  list.splice(0, list.length, ...kept);
-  if (removed > 0) syncLatestResult(ctx, contract, user);
+  if (removed > 0) {
+    ctx.store.setSide(RESULTS, contract.entity.id, kept);
+    syncLatestResult(ctx, contract, user);
+  }
   return removed;
 }
 
@@ -103,10 +87,10 @@ function syncLatestResult(ctx: CatalogContext, contract: StoredEntity, user: str
     if (newest.result !== undefined) latest.message = newest.result;
     next.latestResult = latest;
   } else delete next.latestResult;
-  applyChange(ctx, CONTRACT, contract, next, user);
+  applyChange(ctx, ctx.kinds.of(contract.type), contract, next, user);
 }
 
-/** The live contract stored on the entity with this id, if any (observed §8.1: one per entity). */
+/** The live contract stored on the entity with this id, if any (docs/behaviour.md "Data contracts": one per entity). */
 export function contractOfEntity(ctx: CatalogContext, entityId: string): StoredEntity | undefined {
   for (const stored of ctx.store.ofType('dataContract')) {
     if (!stored.entity.deleted && (stored.entity.entity as EntityReference).id === entityId) return stored;
@@ -140,5 +124,5 @@ export function contractForValidation(ctx: CatalogContext, target: StoredEntity,
   }
   const tests = source.qualityExpectations as EntityReference[] | undefined;
   if (tests?.length) request.qualityExpectations = tests.map((t) => ({ id: t.id, type: t.type }));
-  return upsertEntity(ctx, CONTRACT, request, user).stored;
+  return upsertEntity(ctx, ctx.kinds.of('dataContract'), request, user).stored;
 }

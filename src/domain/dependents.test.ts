@@ -1,60 +1,99 @@
+/**
+ * What goes with an entity removed for good (src/domain/dependents.ts), through the domain API:
+ * the test cases and the data contract of a table, and the labels of a tag.
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TestCatalog } from '../handlers/test-catalog.ts';
-import { SLOW_START, createTable, testCatalog } from '../handlers/test-catalog.ts';
+import { profileByName } from '../config/profiles.ts';
+import { KINDS } from '../kinds/index.ts';
+import { kindRegistry } from '../kinds/registry.ts';
+import { compiledValidators } from '../openapi/compiled.ts';
+import { loadDocument } from '../openapi/document.ts';
+import { createSchemaValidators } from '../openapi/schema-validators.ts';
+import type { CatalogContext, SchemaValidators } from './context.ts';
+import { createCatalogContext } from './context.ts';
+import type { CreateRequest, TagLabel } from './entity.ts';
+import { createEntity, hardDelete, softDelete } from './lifecycle.ts';
 
-let c: TestCatalog;
+const USER = 'admin';
+let validators: SchemaValidators;
+
 beforeAll(async () => {
-  c = await testCatalog();
-  await c.post('/v1/dataQuality/testDefinitions', { name: 'columnValuesToBeNotNull', entityType: 'COLUMN', testPlatforms: ['OpenMetadata'] }).expect(201);
-}, SLOW_START);
+  const profile = profileByName('contract');
+  validators = createSchemaValidators(await loadDocument(profile), compiledValidators(), profile.name);
+});
 
-async function tableWithDependents() {
-  const table = await createTable(c);
-  const tableTest = await c.post('/v1/dataQuality/testCases', { name: 'rows', entityLink: `<#E::table::${table.fqn}>`, testDefinition: 'columnValuesToBeNotNull' }).expect(201);
-  const columnTest = await c
-    .post('/v1/dataQuality/testCases', { name: 'ids', entityLink: `<#E::table::${table.fqn}::columns::order_id>`, testDefinition: 'columnValuesToBeNotNull' })
-    .expect(201);
-  const contract = await c.post('/v1/dataContracts', { name: 'orders', entity: { id: table.id, type: 'table' } }).expect(201);
-  return { table, ids: [tableTest.body.id as string, columnTest.body.id as string], contractId: contract.body.id as string };
+/** A fresh catalog with a database service → database → schema to hang tables on. */
+function catalog(): CatalogContext {
+  const ctx = createCatalogContext({ profile: profileByName('contract'), validators, kinds: kindRegistry(KINDS) });
+  create(ctx, 'databaseService', { name: 'svc', serviceType: 'Mysql', connection: { config: { type: 'Mysql' } } });
+  create(ctx, 'database', { name: 'db', service: 'svc' });
+  create(ctx, 'databaseSchema', { name: 'sch', database: 'svc.db' });
+  create(ctx, 'testDefinition', { name: 'columnValuesToBeNotNull', entityType: 'COLUMN', testPlatforms: ['OpenMetadata'] });
+  return ctx;
 }
 
-describe('a hard-deleted table takes its test cases and data contract with it', () => {
-  it('removes the table-level and column-level test cases and the contract for good', async () => {
-    const { table, ids, contractId } = await tableWithDependents();
-    await c.del(`/v1/tables/${table.id}?hardDelete=true`).expect(204);
-    for (const id of ids) await c.get(`/v1/dataQuality/testCases/${id}?include=all`).expect(404);
-    await c.get(`/v1/dataContracts/${contractId}?include=all`).expect(404);
+function create(ctx: CatalogContext, type: string, request: Record<string, unknown>): string {
+  return createEntity(ctx, ctx.kinds.of(type), request as CreateRequest, USER).entity.id;
+}
+
+/** Table `svc.db.sch.<name>` with a table-level and a column-level test case and a data contract. */
+function tableWithDependents(ctx: CatalogContext, name: string) {
+  const table = create(ctx, 'table', { name, databaseSchema: 'svc.db.sch', columns: [{ name: 'order_id', dataType: 'BIGINT' }] });
+  const fqn = `svc.db.sch.${name}`;
+  const tests = [
+    create(ctx, 'testCase', { name: 'rows', entityLink: `<#E::table::${fqn}>`, testDefinition: 'columnValuesToBeNotNull' }),
+    create(ctx, 'testCase', { name: 'ids', entityLink: `<#E::table::${fqn}::columns::order_id>`, testDefinition: 'columnValuesToBeNotNull' }),
+  ];
+  const contract = create(ctx, 'dataContract', { name, entity: { id: table, type: 'table' } });
+  return { table, dependents: [...tests, contract] };
+}
+
+const present = (ctx: CatalogContext, ids: string[]) => ids.map((id) => ctx.store.get(id) !== undefined);
+
+describe('a table removed for good takes its test cases and data contract with it', () => {
+  it.each([
+    { given: 'hard delete of the table', hard: true, want: [false, false, false] },
+    { given: 'soft delete of the table (a restore finds them again)', hard: false, want: [true, true, true] },
+  ])('$given → test cases and contract present: $want', ({ hard, want }) => {
+    const ctx = catalog();
+    const { table, dependents } = tableWithDependents(ctx, 'orders');
+    const kept = tableWithDependents(ctx, 'customers');
+    const stored = ctx.store.get(table)!;
+    if (hard) hardDelete(ctx, ctx.kinds.of('table'), stored, false);
+    else softDelete(ctx, ctx.kinds.of('table'), stored, false, USER);
+    expect(present(ctx, dependents)).toEqual(want);
+    expect(present(ctx, [kept.table, ...kept.dependents])).toEqual([true, true, true, true]);
   });
 
-  it('leaves them in place on a soft delete, so a restore finds them again', async () => {
-    const { table, ids, contractId } = await tableWithDependents();
-    await c.del(`/v1/tables/${table.id}`).expect(200);
-    for (const id of ids) await c.get(`/v1/dataQuality/testCases/${id}`).expect(200);
-    await c.get(`/v1/dataContracts/${contractId}`).expect(200);
-  });
-
-  it('leaves the tests and contract of another table alone', async () => {
-    const kept = await tableWithDependents();
-    const gone = await createTable(c);
-    await c.del(`/v1/tables/${gone.id}?hardDelete=true`).expect(204);
-    for (const id of kept.ids) await c.get(`/v1/dataQuality/testCases/${id}`).expect(200);
-    await c.get(`/v1/dataContracts/${kept.contractId}`).expect(200);
+  it('a recursive hard delete of the service takes the tables and, with each, its test cases and contract', () => {
+    const ctx = catalog();
+    const { table, dependents } = tableWithDependents(ctx, 'orders');
+    hardDelete(ctx, ctx.kinds.of('databaseService'), ctx.store.getByFqn('databaseService', 'svc')!, true);
+    expect(present(ctx, [table, ...dependents])).toEqual([false, false, false, false]);
+    expect(ctx.store.count('testDefinition')).toBe(1);
   });
 });
 
-describe('a hard-deleted tag leaves the entities that carried it', () => {
-  it('removes its labels from the table and its columns, keeps the other labels and the version', async () => {
-    await c.put('/v1/classifications', { name: 'Sensitivity' }).expect((r) => expect([200, 201]).toContain(r.status));
-    const tag = await c.post('/v1/tags', { name: 'Secret', classification: 'Sensitivity' }).expect(201);
-    await c.put('/v1/tags', { name: 'Public', classification: 'Sensitivity' }).expect((r) => expect([200, 201]).toContain(r.status));
+describe('a tag removed for good leaves the entities that carried it', () => {
+  it('its labels leave the table and its columns; the other labels and the version stay', () => {
+    const ctx = catalog();
+    create(ctx, 'classification', { name: 'Sensitivity' });
+    const secret = create(ctx, 'tag', { name: 'Secret', classification: 'Sensitivity' });
+    create(ctx, 'tag', { name: 'Public', classification: 'Sensitivity' });
     const label = (tagFQN: string) => ({ tagFQN, source: 'Classification', labelType: 'Manual', state: 'Confirmed' });
-    const table = await createTable(c, undefined, [{ name: 'ssn', dataType: 'STRING', tags: [label('Sensitivity.Secret')] } as never], {
+    const table = create(ctx, 'table', {
+      name: 'people',
+      databaseSchema: 'svc.db.sch',
+      columns: [{ name: 'ssn', dataType: 'STRING', tags: [label('Sensitivity.Secret')] }],
       tags: [label('Sensitivity.Secret'), label('Sensitivity.Public')],
     });
-    await c.del(`/v1/tags/${tag.body.id}?hardDelete=true`).expect(204);
-    const after = await c.get(`/v1/tables/${table.id}`).expect(200);
-    expect(after.body.tags.map((t: { tagFQN: string }) => t.tagFQN)).toEqual(['Sensitivity.Public']);
-    expect(after.body.columns[0].tags).toEqual([]);
-    expect(after.body.version).toBe(table.body.version);
+    const version = ctx.store.get(table)!.entity.version;
+
+    hardDelete(ctx, ctx.kinds.of('tag'), ctx.store.get(secret)!, false);
+
+    const after = ctx.store.get(table)!.entity;
+    expect((after.tags as TagLabel[]).map((t) => t.tagFQN)).toEqual(['Sensitivity.Public']);
+    expect((after.columns as { tags: TagLabel[] }[])[0]!.tags).toEqual([]);
+    expect(after.version).toBe(version);
   });
 });

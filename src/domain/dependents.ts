@@ -1,36 +1,31 @@
 /**
- * Entities that name another one and cannot outlive it: the test cases whose entity link points at
- * it and the data contract written for it. When that entity is removed for good they go too, with
- * the data kept beside them (OpenMetadata deletes a table's tests and contract with the table), so
- * a hard delete never leaves a test case or contract pointing at nothing. A removed tag's labels
- * leave the entities (and columns) that carried them, as OpenMetadata drops its tag usage; like
- * followers, that is no new version of those entities.
+ * What goes with an entity removed for good (docs/behaviour.md "Delete and restore"): the data its
+ * kind keeps beside it (the kind's `afterHardDelete`), the entities that cannot outlive it (each
+ * kind's `dependentsOf`: the test cases whose entity link points at it, the data contract written
+ * for it), so a hard delete never leaves one pointing at nothing; and, for an entity applied as a
+ * label (a kind with a `labelSource`, a tag), its labels on the entities and columns that carried
+ * them. Like followers, dropping a label is no new version of those entities.
  */
 import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext } from './context.ts';
-import type { Entity, EntityReference, TagLabel } from './entity.ts';
-import { readEntityLink } from './entity-link.ts';
+import type { Entity, TagLabel } from './entity.ts';
 
-
-export function dropDependents(ctx: CatalogContext, removed: StoredEntity): void {
-  const { id, fullyQualifiedName } = removed.entity;
-  const dependents = [
-    ...[...ctx.store.ofType('testCase')].filter((tc) => {
-      const target = readEntityLink(tc.entity.entityLink);
-      return target?.type === removed.type && target.fqn === fullyQualifiedName;
-    }),
-    ...[...ctx.store.ofType('dataContract')].filter((c) => (c.entity.entity as EntityReference | undefined)?.id === id),
-  ];
+/** Removes one entity for good, with what cannot outlive it (its descendants are the caller's). */
+export function removeForGood(ctx: CatalogContext, removed: StoredEntity): void {
+  ctx.store.remove(removed);
+  const kind = ctx.kinds.of(removed.type);
+  kind.afterHardDelete?.(removed, ctx);
+  const dependents = ctx.kinds.all.flatMap((dependentKind) => dependentKind.dependentsOf?.(removed, ctx) ?? []);
   for (const dependent of dependents) {
     ctx.store.remove(dependent);
-    ctx.rules.get(dependent.type)?.afterHardDelete?.(dependent, ctx);
+    ctx.kinds.of(dependent.type).afterHardDelete?.(dependent, ctx);
   }
-  if (removed.type === 'tag') dropTagLabels(ctx, fullyQualifiedName);
+  if (kind.labelSource !== undefined) dropLabels(ctx, removed.entity.fullyQualifiedName);
 }
 
 type Labelled = { tags?: TagLabel[]; columns?: Labelled[]; children?: Labelled[] };
 
-/** The same columns without the tag's labels, or undefined when none carried it. */
+/** The same columns without the label, or undefined when none carried it. */
 function withoutLabel(columns: Labelled[] | undefined, tagFQN: string): Labelled[] | undefined {
   if (!Array.isArray(columns)) return undefined;
   let changed = false;
@@ -46,7 +41,7 @@ function withoutLabel(columns: Labelled[] | undefined, tagFQN: string): Labelled
   return changed ? out : undefined;
 }
 
-function dropTagLabels(ctx: CatalogContext, tagFQN: string): void {
+function dropLabels(ctx: CatalogContext, tagFQN: string): void {
   for (const stored of ctx.store.all()) {
     const entity = stored.entity as Entity & Labelled;
     const tags = entity.tags?.filter((t) => t.tagFQN !== tagFQN);

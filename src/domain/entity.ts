@@ -19,19 +19,9 @@ export type Entity = Schemas['EntityBase'] & { [field: string]: unknown };
 export type CreateRequest = Schemas['CreateEntityBase'] & { [field: string]: unknown };
 
 /** Fields the server owns: a client cannot set them through PUT or PATCH. */
-export const SYSTEM_FIELDS = new Set([
-  'id',
-  'fullyQualifiedName',
-  'version',
-  'updatedAt',
-  'updatedBy',
-  'href',
-  'deleted',
-  'changeDescription',
-  'incrementalChangeDescription',
-]);
+export const SYSTEM_FIELDS = new Set(['id', 'fullyQualifiedName', 'version', 'updatedAt', 'updatedBy', 'href', 'deleted', 'changeDescription', 'incrementalChangeDescription']);
 
-/** A reference to an entity, as other entities carry it (observed §7.2). */
+/** A reference to an entity, as other entities carry it (docs/behaviour.md "Reading"). */
 export function referenceTo(type: string, entity: Entity): EntityReference {
   const ref: EntityReference = {
     id: entity.id,

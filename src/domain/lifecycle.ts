@@ -1,7 +1,8 @@
 /**
- * The entity lifecycle (contract "States and transitions", "Create, upsert and bulk upsert",
- * "Delete and restore"; observed OpenMetadata §1, §3, §4): create, upsert, JSON Patch, soft and
- * hard delete (recursive or not) and restore, with OpenMetadata's version rules.
+ * The entity lifecycle (docs/behaviour.md "Create", "Upsert", "Patch", "Delete and restore",
+ * "Versions"): create, upsert, JSON Patch, soft and hard delete (recursive or not) and restore,
+ * with OpenMetadata's version rules, for every kind alike; what is particular to a kind comes from
+ * its hooks (`Kind`, src/domain/context.ts).
  *
  * Each operation is synchronous from its first check to its last write, so concurrent requests
  * cannot interleave inside it (one of fifty parallel POSTs of a name wins, the others get 409).
@@ -10,16 +11,15 @@ import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { CatalogError } from './errors.ts';
 import { addToFqn, quoteName } from '../resources/fqn.ts';
-import type { ResourceDef } from '../resources/resource-table.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
-import type { CatalogContext } from './context.ts';
-import { rulesFor } from './context.ts';
-import { dropDependents } from './dependents.ts';
+import type { CatalogContext, Kind } from './context.ts';
+import { removeForGood } from './dependents.ts';
 import type { CreateRequest, Entity, EntityReference, TagLabel } from './entity.ts';
 import { SYSTEM_FIELDS, referenceTo } from './entity.ts';
 import { findLive, resolvePatchedRefs, resolveRequestRefs, resolveTagLabels } from './references.ts';
 import { mergeConnection } from './secrets.ts';
 import { INITIAL_VERSION, describeChange, isEmptyChange, isMajorChange, nextMajor, nextMinor } from './versioning.ts';
+import { detailsText } from '../openapi/validation-details.ts';
 
 export type UpsertOutcome = 'created' | 'updated' | 'unchanged';
 
@@ -29,7 +29,7 @@ interface Prepared {
 }
 
 /** Builds a new entity from a create request: parent, FQN, references, system fields. */
-function prepare(ctx: CatalogContext, def: ResourceDef, request: CreateRequest, user: string): Prepared {
+function prepare(ctx: CatalogContext, def: Kind, request: CreateRequest, user: string): Prepared {
   let parent: StoredEntity | undefined;
   const parentFields = new Set((def.parents ?? []).map((p) => p.field));
   const entity: Entity = {
@@ -50,7 +50,7 @@ function prepare(ctx: CatalogContext, def: ResourceDef, request: CreateRequest, 
   if (def.votable) entity.votes = { upVotes: 0, downVotes: 0, upVoters: [], downVoters: [] };
   for (const [key, value] of Object.entries(def.defaults ?? {})) entity[key] ??= structuredClone(value);
 
-  // The containing entity (contract "Common rules" 3–4): the first parent rule the request names.
+  // The containing entity (docs/behaviour.md "Fully qualified names"): the first parent rule the request names.
   const chosen = def.parents?.find((rule) => request[rule.field] !== undefined && request[rule.field] !== null);
   if (def.parents?.length && !chosen) throw CatalogError.badRequest(`[${def.parents[def.parents.length - 1]!.field} must not be null]`);
   if (chosen) {
@@ -59,7 +59,6 @@ function prepare(ctx: CatalogContext, def: ResourceDef, request: CreateRequest, 
     for (const inherited of chosen.inherit ?? []) {
       if (parent.entity[inherited] !== undefined) entity[inherited] = structuredClone(parent.entity[inherited]);
     }
-    if (chosen.field === 'service') entity.serviceType = parent.entity.serviceType;
     // A nested container also names its service: it must be the service of its parent.
     for (const rule of def.parents ?? []) {
       if (rule === chosen || request[rule.field] === undefined || request[rule.field] === null) continue;
@@ -69,49 +68,44 @@ function prepare(ctx: CatalogContext, def: ResourceDef, request: CreateRequest, 
       }
     }
   }
-  Object.assign(entity, resolveRequestRefs(ctx.store, def, request, parentFields));
-  if (Array.isArray(request.tags)) entity.tags = resolveTagLabels(ctx.store, request.tags as TagLabel[]);
+  Object.assign(entity, resolveRequestRefs(ctx, def, request, parentFields));
+  if (Array.isArray(request.tags)) entity.tags = resolveTagLabels(ctx, request.tags as TagLabel[]);
   if (Array.isArray(entity.columns)) resolveColumnTags(ctx, entity.columns);
 
-  const rules = rulesFor(ctx, def);
-  entity.fullyQualifiedName = rules.fqn
-    ? rules.fqn(request, entity, ctx)
-    : parent
-      ? addToFqn(parent.entity.fullyQualifiedName, request.name)
-      : quoteName(request.name);
+  entity.fullyQualifiedName = def.fqn ? def.fqn(request, entity, ctx) : parent ? addToFqn(parent.entity.fullyQualifiedName, request.name) : quoteName(request.name);
   return { entity, parent };
 }
 
-function resolveParentField(ctx: CatalogContext, def: ResourceDef, field: string, value: unknown): StoredEntity {
+function resolveParentField(ctx: CatalogContext, def: Kind, field: string, value: unknown): StoredEntity {
   const refField = def.refFields?.[field];
-  if (!refField) throw new Error(`resource ${def.type}: parent field ${field} has no refField`);
-  return findLive(ctx.store, refField.kinds, refField.by, value);
+  if (!refField) throw new Error(`kind ${def.type}: parent field ${field} has no refField`);
+  return findLive(ctx, refField.kinds, refField.by, value);
 }
 
 function resolveColumnTags(ctx: CatalogContext, columns: unknown[]): void {
   for (const column of columns as { tags?: TagLabel[]; children?: unknown[] }[]) {
-    if (Array.isArray(column.tags)) column.tags = resolveTagLabels(ctx.store, column.tags);
+    if (Array.isArray(column.tags)) column.tags = resolveTagLabels(ctx, column.tags);
     if (Array.isArray(column.children)) resolveColumnTags(ctx, column.children);
   }
 }
 
-/** POST (contract "Create" rules 1–2): 409 when the FQN exists in its kind, soft-deleted included. */
-export function createEntity(ctx: CatalogContext, def: ResourceDef, request: CreateRequest, user: string): StoredEntity {
+/** POST (docs/behaviour.md "Create"): 409 when the FQN exists in its kind, soft-deleted included. */
+export function createEntity(ctx: CatalogContext, def: Kind, request: CreateRequest, user: string): StoredEntity {
   const { entity, parent } = prepare(ctx, def, request, user);
   if (ctx.store.getByFqn(def.type, entity.fullyQualifiedName)) throw CatalogError.alreadyExists();
-  rulesFor(ctx, def).beforeCreate?.(entity, ctx);
+  def.beforeCreate?.(entity, ctx);
   return ctx.store.insert(def.type, entity, parent?.entity.id);
 }
 
 /**
- * PUT (contract "Create" rule 3; observed §1.2, §7.10): keyed by FQN; creates, updates or leaves
+ * PUT (docs/behaviour.md "Upsert"): keyed by FQN; creates, updates or leaves
  * unchanged; restores a soft-deleted entity (and what its recursive delete took) first. Never 409.
  */
-export function upsertEntity(ctx: CatalogContext, def: ResourceDef, request: CreateRequest, user: string): { stored: StoredEntity; outcome: UpsertOutcome } {
+export function upsertEntity(ctx: CatalogContext, def: Kind, request: CreateRequest, user: string): { stored: StoredEntity; outcome: UpsertOutcome } {
   const { entity: candidate, parent } = prepare(ctx, def, request, user);
   const existing = ctx.store.getByFqn(def.type, candidate.fullyQualifiedName);
   if (!existing) {
-    rulesFor(ctx, def).beforeCreate?.(candidate, ctx);
+    def.beforeCreate?.(candidate, ctx);
     return { stored: ctx.store.insert(def.type, candidate, parent?.entity.id), outcome: 'created' };
   }
   // Everything the request changes is worked out (and checked) before anything is written, so a
@@ -122,7 +116,7 @@ export function upsertEntity(ctx: CatalogContext, def: ResourceDef, request: Cre
     const value = candidate[key] !== undefined ? candidate[key] : key in (def.refFields ?? {}) ? candidate[def.refFields![key]!.as ?? key] : undefined;
     if (value === undefined) continue;
     const target = def.refFields?.[key]?.as ?? key;
-    if (target === 'tags') updates.tags = resolveTagLabels(ctx.store, mergeTags(existing.entity.tags, value as TagLabel[]));
+    if (target === 'tags') updates.tags = resolveTagLabels(ctx, mergeTags(existing.entity.tags, value as TagLabel[]));
     else if (['owners', 'domains', 'extension', 'experts', 'reviewers'].includes(target) && isEmpty(value)) continue;
     else if (target === 'connection') updates.connection = mergeConnection(existing.entity.connection, value);
     else updates[target] = structuredClone(value);
@@ -141,7 +135,7 @@ function isEmpty(value: unknown): boolean {
   return value === null || (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
 }
 
-/** PUT merges tags: it adds the new ones and never removes (observed §7.10). */
+/** PUT merges tags: it adds the new ones and never removes (docs/behaviour.md "Upsert"). */
 function mergeTags(current: unknown, incoming: TagLabel[]): TagLabel[] {
   const out = [...((current as TagLabel[] | undefined) ?? [])];
   for (const tag of incoming) if (!out.some((t) => t.tagFQN === tag.tagFQN)) out.push(tag);
@@ -152,7 +146,7 @@ function mergeTags(current: unknown, incoming: TagLabel[]): TagLabel[] {
  * Stores `next` as a new version when it differs from the current one: +0.1, or +1.0 for a major
  * change; nothing at all (same version, same updatedAt) when it does not. Returns whether it changed.
  */
-export function applyChange(ctx: CatalogContext, def: ResourceDef, stored: StoredEntity, next: Entity, user: string): boolean {
+export function applyChange(ctx: CatalogContext, def: Kind, stored: StoredEntity, next: Entity, user: string): boolean {
   const before = stored.entity;
   const change = describeChange(before, next);
   if (isEmptyChange(change)) {
@@ -169,9 +163,22 @@ export function applyChange(ctx: CatalogContext, def: ResourceDef, stored: Store
 }
 
 /** Observed §1.3: read-only attributes are kept as they were; `deleted` cannot be patched. */
-const PATCH_KEPT = ['id', 'name', 'fullyQualifiedName', 'version', 'updatedAt', 'updatedBy', 'href', 'changeDescription', 'incrementalChangeDescription', 'followers', 'votes', 'serviceType'];
+const PATCH_KEPT = [
+  'id',
+  'name',
+  'fullyQualifiedName',
+  'version',
+  'updatedAt',
+  'updatedBy',
+  'href',
+  'changeDescription',
+  'incrementalChangeDescription',
+  'followers',
+  'votes',
+  'serviceType',
+];
 
-export function patchEntity(ctx: CatalogContext, def: ResourceDef, stored: StoredEntity, operations: Operation[], user: string): StoredEntity {
+export function patchEntity(ctx: CatalogContext, def: Kind, stored: StoredEntity, operations: Operation[], user: string): StoredEntity {
   let patched: Entity;
   try {
     patched = fastJsonPatch.applyPatch(structuredClone(stored.entity), operations, true, false).newDocument as Entity;
@@ -186,8 +193,8 @@ export function patchEntity(ctx: CatalogContext, def: ResourceDef, stored: Store
     else patched[key] = stored.entity[key];
   }
   const problems = ctx.validators.validate(def.schema, patched);
-  if (problems.length) throw CatalogError.badRequest(`Invalid ${def.type} after patch: ${problems.map((p) => `${p.path} ${p.message}`).join(', ')}`, problems);
-  resolvePatchedRefs(ctx.store, def, patched);
+  if (problems.length) throw CatalogError.badRequest(`Invalid ${def.type} after patch: ${detailsText(problems)}`, problems);
+  resolvePatchedRefs(ctx, def, patched);
   applyChange(ctx, def, stored, patched, user);
   return stored;
 }
@@ -207,16 +214,16 @@ function setDeleted(ctx: CatalogContext, stored: StoredEntity, deleted: boolean,
   ctx.store.update(stored, next, JSON.stringify(before));
 }
 
-function checkDeletable(ctx: CatalogContext, def: ResourceDef, stored: StoredEntity, recursive: boolean): void {
-  rulesFor(ctx, def).beforeDelete?.(stored, ctx);
+function checkDeletable(ctx: CatalogContext, def: Kind, stored: StoredEntity, recursive: boolean): void {
+  def.beforeDelete?.(stored, ctx);
   if (!recursive && ctx.store.hasChildren(stored.entity.id)) throw CatalogError.notEmpty(def.type);
 }
 
 /**
- * Soft delete (contract "Delete and restore" rules 1, 3, 4; observed §4): deleted true, version
+ * Soft delete (docs/behaviour.md "Delete and restore"): deleted true, version
  * +0.1, each descendant too when recursive. A parent with children needs `recursive` (400).
  */
-export function softDelete(ctx: CatalogContext, def: ResourceDef, stored: StoredEntity, recursive: boolean, user: string): StoredEntity {
+export function softDelete(ctx: CatalogContext, def: Kind, stored: StoredEntity, recursive: boolean, user: string): StoredEntity {
   if (stored.entity.deleted) return stored;
   checkDeletable(ctx, def, stored, recursive);
   for (const child of ctx.store.descendants(stored.entity.id)) {
@@ -228,21 +235,18 @@ export function softDelete(ctx: CatalogContext, def: ResourceDef, stored: Stored
   return stored;
 }
 
-/** Hard delete (contract rule 2): the entity and, when recursive, every descendant are gone. */
-export function hardDelete(ctx: CatalogContext, def: ResourceDef, stored: StoredEntity, recursive: boolean): Entity {
+/**
+ * Hard delete (docs/behaviour.md "Delete and restore"): the entity and, when recursive, every
+ * descendant are gone, each with what cannot outlive it (src/domain/dependents.ts).
+ */
+export function hardDelete(ctx: CatalogContext, def: Kind, stored: StoredEntity, recursive: boolean): Entity {
   checkDeletable(ctx, def, stored, recursive);
-  for (const child of ctx.store.descendants(stored.entity.id)) {
-    ctx.store.remove(child);
-    ctx.rules.get(child.type)?.afterHardDelete?.(child, ctx);
-    dropDependents(ctx, child);
-  }
-  ctx.store.remove(stored);
-  rulesFor(ctx, def).afterHardDelete?.(stored, ctx);
-  dropDependents(ctx, stored);
+  for (const child of ctx.store.descendants(stored.entity.id)) removeForGood(ctx, child);
+  removeForGood(ctx, stored);
   return stored.entity;
 }
 
-/** Restores an entity and the descendants its recursive delete took (observed §1.5, §4). */
+/** Restores an entity and the descendants its recursive delete took (docs/behaviour.md "Delete and restore"). */
 function restoreTree(ctx: CatalogContext, stored: StoredEntity, user: string): void {
   setDeleted(ctx, stored, false, user);
   stored.deletedBy = undefined;
@@ -253,8 +257,8 @@ function restoreTree(ctx: CatalogContext, stored: StoredEntity, user: string): v
   }
 }
 
-/** Restore (contract "Delete and restore" rule 4): 404 unknown, 400 when not deleted or parent deleted. */
-export function restoreEntity(ctx: CatalogContext, def: ResourceDef, id: string, user: string): StoredEntity {
+/** Restore (docs/behaviour.md "Delete and restore"): 404 unknown, 400 when not deleted or parent deleted. */
+export function restoreEntity(ctx: CatalogContext, def: Kind, id: string, user: string): StoredEntity {
   const stored = ctx.store.get(id);
   if (!stored || stored.type !== def.type) throw CatalogError.notFound(def.type, id);
   if (!stored.entity.deleted) throw CatalogError.badRequest(`${def.type} ${stored.entity.fullyQualifiedName} is not deleted`);

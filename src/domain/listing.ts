@@ -1,14 +1,13 @@
 /**
- * Lists with cursor paging (observed §5.1–5.2): `limit` (0 counts only), `before` / `after` opaque
- * cursors (both → 400), `include`, and per-kind filters. Keys are kept in FQN order, so a page
+ * Lists with cursor paging (docs/behaviour.md "Listing"): `limit` (0 counts only), `before` / `after` opaque
+ * cursors (both → 400), `include`, and the kind's filters (`prefixFilters`, `listFilters`). Keys are kept in FQN order, so a page
  * starts with a binary search; an FQN-prefix filter (`service`, `database`...) reads only its range.
  */
 import { CatalogError } from './errors.ts';
-import type { ResourceDef } from '../resources/resource-table.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import { sortKey } from '../store/sorted-keys.ts';
-import type { CatalogContext } from './context.ts';
-import type { Entity, EntityReference, Paging } from './entity.ts';
+import type { CatalogContext, Kind } from './context.ts';
+import type { Entity, Paging } from './entity.ts';
 
 export type Include = 'non-deleted' | 'deleted' | 'all';
 
@@ -17,7 +16,7 @@ export interface ListQuery {
   limit: number;
   before?: string;
   after?: string;
-  /** Other query parameters: the kind's filters; unknown ones are ignored (observed §5.1). */
+  /** Other query parameters: the kind's filters; unknown ones are ignored. */
   filters: Readonly<Record<string, unknown>>;
 }
 
@@ -26,9 +25,10 @@ export function encodeCursor(key: string): string {
 }
 
 /** A cursor is the sort key `<fqn>\0<id>` of an entity; anything else (`AAAA`...) is a 400, not a position. */
+// eslint-disable-next-line no-control-regex -- the NUL between FQN and id is the sort key's separator (src/store/sorted-keys.ts)
 const CURSOR_KEY = /^[^\u0000]+\u0000[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function decodeCursor(cursor: string): string {
+function decodeCursor(cursor: string): string {
   const key = Buffer.from(cursor, 'base64url').toString('utf8');
   if (!CURSOR_KEY.test(key) || encodeCursor(key) !== cursor.replace(/=+$/, '')) throw CatalogError.badRequest(`Invalid cursor ${cursor}`);
   return key;
@@ -38,16 +38,7 @@ export function matchesInclude(entity: Entity, include: Include): boolean {
   return include === 'all' || entity.deleted === (include === 'deleted');
 }
 
-/** Filters that are not an FQN prefix: a predicate per query parameter. */
-const PREDICATES: Record<string, (entity: Entity, value: unknown) => boolean> = {
-  root: (e, v) => String(v) !== 'true' || e.parent === undefined,
-  disabled: (e, v) => (e.disabled === true) === (String(v) === 'true'),
-  domain: (e, v) => Array.isArray(e.domains) && (e.domains as EntityReference[]).some((d) => d.fullyQualifiedName === v),
-  entityStatus: (e, v) => e.entityStatus === v,
-  entity: (e, v) => (e.entity as EntityReference | undefined)?.id === v,
-};
-
-export function listEntities(ctx: CatalogContext, def: ResourceDef, query: ListQuery): { items: StoredEntity[]; paging: Paging } {
+export function listEntities(ctx: CatalogContext, def: Kind, query: ListQuery): { items: StoredEntity[]; paging: Paging } {
   if (query.before !== undefined && query.after !== undefined) throw CatalogError.badRequest('Only one of before or after query parameter allowed');
   const keys = ctx.store.orderedKeys(def.type);
   const prefixParam = def.prefixFilters?.find((f) => typeof query.filters[f] === 'string' && query.filters[f] !== '');
@@ -55,14 +46,18 @@ export function listEntities(ctx: CatalogContext, def: ResourceDef, query: ListQ
   const prefix = prefixParam ? `${String(query.filters[prefixParam])}.` : '';
   const lo = prefix ? keys.lowerBound(prefix) : 0;
   const hi = prefix ? keys.lowerBound(`${prefix.slice(0, -1)}/`) : keys.size;
-  // Own keys only: `?__proto__=` or `?hasOwnProperty=` must not reach Object.prototype (issue 8).
-  // `root=false` (the validator fills in that default) filters nothing: leaving it out keeps the
-  // O(1) total of an unfiltered list.
-  const predicates = Object.entries(query.filters).filter(
-    ([name, v]) => Object.hasOwn(PREDICATES, name) && v !== undefined && name !== prefixParam && !(name === 'root' && String(v) !== 'true'),
-  );
+  // The kind's other filters, each a test on the entity. Own keys only: `?__proto__=` or
+  // `?hasOwnProperty=` must not reach Object.prototype. A value that filters nothing (`root=false`,
+  // which the validator fills in by default) is left out, keeping the O(1) total of an unfiltered list.
+  const filters = def.listFilters ?? {};
+  const predicates: ((entity: Entity) => boolean)[] = [];
+  for (const [name, value] of Object.entries(query.filters)) {
+    if (!Object.hasOwn(filters, name) || value === undefined || name === prefixParam) continue;
+    const test = filters[name]!(value);
+    if (test) predicates.push(test);
+  }
   const matches = (stored: StoredEntity | undefined): stored is StoredEntity =>
-    !!stored && matchesInclude(stored.entity, query.include) && predicates.every(([name, v]) => PREDICATES[name]!(stored.entity, v));
+    !!stored && matchesInclude(stored.entity, query.include) && predicates.every((test) => test(stored.entity));
   const at = (i: number): StoredEntity | undefined => ctx.store.get(keys.at(i)!.id);
 
   let total: number;

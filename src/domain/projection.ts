@@ -1,12 +1,11 @@
 /**
- * What a response shows of a stored entity (observed §7.1, §7.9): relationship fields only when
+ * What a response shows of a stored entity (docs/behaviour.md "Reading"): relationship fields only when
  * asked for with `fields=` (GET and list), everything after a write; `href` from the request's base
  * URL; connection secrets masked in the `contract` profile.
  */
 import { CatalogError } from './errors.ts';
-import type { ResourceDef } from '../resources/resource-table.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
-import type { CatalogContext } from './context.ts';
+import type { CatalogContext, Kind } from './context.ts';
 import type { Entity } from './entity.ts';
 import { referenceTo } from './entity.ts';
 import { maskConnection } from './secrets.ts';
@@ -14,25 +13,20 @@ import { maskConnection } from './secrets.ts';
 /** `all`: every field (write responses); otherwise the relationship fields asked for. */
 export type FieldSelection = 'all' | ReadonlySet<string>;
 
-/** Parses `fields=a,b` against what the kind allows: 400 `Invalid field name x` (observed §2.3). */
-export function parseFields(ctx: CatalogContext, def: ResourceDef, raw: unknown): FieldSelection {
+/** Parses `fields=a,b` against what the kind allows: 400 `Invalid field name x`. */
+export function parseFields(ctx: CatalogContext, def: Kind, raw: unknown): FieldSelection {
   if (raw === undefined || raw === '') return new Set();
-  const names = String(raw).split(',').map((f) => f.trim()).filter((f) => f !== '');
+  const names = String(raw)
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
   if (names.includes('*')) return 'all';
   const allowed = new Set([...ctx.validators.propertyNames(def.schema), ...def.relationshipFields]);
   for (const name of names) if (!allowed.has(name)) throw CatalogError.badRequest(`Invalid field name ${name}`);
   return new Set(names);
 }
 
-/** Child collections computed from the parent→children index when asked for. */
-const CHILD_FIELDS: Record<string, string | 'same'> = {
-  children: 'same',
-  databaseSchemas: 'databaseSchema',
-  tables: 'table',
-  apiEndpoints: 'apiEndpoint',
-};
-
-export function render(ctx: CatalogContext, def: ResourceDef, stored: StoredEntity, fields: FieldSelection, baseUrl: string): Entity {
+export function render(ctx: CatalogContext, def: Kind, stored: StoredEntity, fields: FieldSelection, baseUrl: string): Entity {
   const source = stored.entity;
   const out: Entity = { ...source };
   const wants = (field: string): boolean => fields === 'all' || fields.has(field);
@@ -41,15 +35,14 @@ export function render(ctx: CatalogContext, def: ResourceDef, stored: StoredEnti
       delete out[field];
       continue;
     }
-    const childType = CHILD_FIELDS[field];
+    const childType = def.childFields?.[field];
     if (childType !== undefined) {
-      const type = childType === 'same' ? def.type : childType;
       out[field] = ctx.store
         .children(source.id)
-        .filter((c) => c.type === type && !c.entity.deleted)
+        .filter((c) => c.type === childType && !c.entity.deleted)
         .map((c) => referenceTo(c.type, c.entity));
     } else if (out[field] === undefined) {
-      const provided = ctx.fieldProviders.get(`${def.type}.${field}`)?.(stored, ctx);
+      const provided = def.extraFields?.[field]?.(stored, ctx);
       if (provided !== undefined) out[field] = provided;
       else if (def.emptyArrays.includes(field)) out[field] = [];
     }

@@ -1,11 +1,11 @@
 /**
  * Turning the names a request uses for other entities (FQN strings, `{id, type}` objects, UUIDs,
  * user names) into references, and tag FQNs into tag labels. A name that resolves to nothing, or
- * to a soft-deleted entity, is a 404 in OpenMetadata's words (observed §2.3).
+ * to a soft-deleted entity, is a 404 in OpenMetadata's words (docs/behaviour.md "Errors").
  */
 import { CatalogError } from './errors.ts';
-import type { RefField, ResourceDef } from '../resources/resource-table.ts';
-import type { EntityStore, StoredEntity } from '../store/entity-store.ts';
+import type { StoredEntity } from '../store/entity-store.ts';
+import type { CatalogContext, Kind, RefField } from './context.ts';
 import type { Entity, EntityReference, TagLabel } from './entity.ts';
 import { referenceTo } from './entity.ts';
 import { quoteName } from '../resources/fqn.ts';
@@ -18,7 +18,8 @@ function userNameFqn(name: string): string {
   }
 }
 
-export function findLive(store: EntityStore, kinds: readonly string[], by: RefField['by'], value: unknown): StoredEntity {
+export function findLive(ctx: CatalogContext, kinds: readonly string[], by: RefField['by'], value: unknown): StoredEntity {
+  const { store } = ctx;
   let found: StoredEntity | undefined;
   let label = String(typeof value === 'object' && value ? (value as { id?: unknown }).id : value);
   if (by === 'fqn' || by === 'name') {
@@ -43,18 +44,18 @@ export function findLive(store: EntityStore, kinds: readonly string[], by: RefFi
 }
 
 /** Resolves one request field into a reference or a list of references. */
-export function resolveRefField(store: EntityStore, field: RefField, value: unknown): EntityReference | EntityReference[] {
+function resolveRefField(ctx: CatalogContext, field: RefField, value: unknown): EntityReference | EntityReference[] {
   if (field.many) {
     const refs: EntityReference[] = [];
     const seen = new Set<string>();
     for (const item of value as unknown[]) {
-      const found = findLive(store, field.kinds, field.by, item);
+      const found = findLive(ctx, field.kinds, field.by, item);
       if (!seen.has(found.entity.id)) refs.push(referenceTo(found.type, found.entity));
       seen.add(found.entity.id);
     }
     return refs;
   }
-  const found = findLive(store, field.kinds, field.by, value);
+  const found = findLive(ctx, field.kinds, field.by, value);
   const ref = referenceTo(found.type, found.entity);
   return field.asList ? [ref] : ref;
 }
@@ -63,64 +64,64 @@ export function resolveRefField(store: EntityStore, field: RefField, value: unkn
  * Resolves every reference field a request carries, except the parent fields, which the
  * lifecycle resolves itself. Returns the entity fields to set.
  */
-export function resolveRequestRefs(store: EntityStore, def: ResourceDef, request: Record<string, unknown>, skip: ReadonlySet<string>): Record<string, unknown> {
+export function resolveRequestRefs(ctx: CatalogContext, def: Kind, request: Record<string, unknown>, skip: ReadonlySet<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(def.refFields ?? {})) {
     const value = request[name];
     if (value === undefined || value === null || skip.has(name)) continue;
-    out[field.as ?? name] = resolveRefField(store, field, value);
+    out[field.as ?? name] = resolveRefField(ctx, field, value);
   }
   return out;
 }
 
+/** Label sources no kind serves, with the entity type a 404 names (glossary terms are not served). */
+const UNSERVED_LABEL_SOURCES: Readonly<Record<string, string>> = { Glossary: 'glossaryTerm' };
+
 /**
- * Tag labels (observed §7.3, §10): the tag must exist (404), must not be disabled (400), and at
- * most one tag of a mutually exclusive classification may be applied (400).
+ * Tag labels (docs/behaviour.md "Classifications and tags"): the labelled entity must exist and be
+ * live (404); the kind that serves the label's `source` may refuse it (a disabled tag, 400) and
+ * names the group within which labels exclude each other (400 for a second one of a group).
  */
-export function resolveTagLabels(store: EntityStore, labels: readonly TagLabel[]): TagLabel[] {
+export function resolveTagLabels(ctx: CatalogContext, labels: readonly TagLabel[]): TagLabel[] {
   const out: TagLabel[] = [];
   const exclusiveSeen = new Map<string, string>();
   for (const label of labels) {
     if (out.some((l) => l.tagFQN === label.tagFQN)) continue;
     const source = label.source ?? 'Classification';
-    const tag = store.getByFqn(source === 'Glossary' ? 'glossaryTerm' : 'tag', label.tagFQN);
-    if (!tag || tag.entity.deleted) throw CatalogError.notFound(source === 'Glossary' ? 'glossaryTerm' : 'tag', label.tagFQN);
-    const classification = classificationOf(store, tag.entity);
-    if (tag.entity.disabled === true || classification?.disabled === true) {
-      throw CatalogError.badRequest(`Tag label ${label.tagFQN} is disabled and can't be assigned to a data asset.`);
-    }
-    if (classification?.mutuallyExclusive === true) {
-      const other = exclusiveSeen.get(classification.id);
+    const kind = ctx.kinds.labelledAs(source);
+    const found = kind && ctx.store.getByFqn(kind.type, label.tagFQN);
+    if (!kind || !found || found.entity.deleted) throw CatalogError.notFound(kind?.type ?? UNSERVED_LABEL_SOURCES[source] ?? source, label.tagFQN);
+    const group = kind.asLabel?.(found, ctx).exclusiveGroup;
+    if (group !== undefined) {
+      const other = exclusiveSeen.get(group);
       if (other) throw CatalogError.badRequest(`Tag labels ${label.tagFQN} and ${other} are mutually exclusive and can't be assigned together`);
-      exclusiveSeen.set(classification.id, label.tagFQN);
+      exclusiveSeen.set(group, label.tagFQN);
     }
     const resolved: TagLabel = {
       tagFQN: label.tagFQN,
-      name: tag.entity.name,
+      name: found.entity.name,
       source,
       labelType: label.labelType ?? 'Manual',
       state: label.state ?? 'Confirmed',
     };
-    if (typeof tag.entity.displayName === 'string') resolved.displayName = tag.entity.displayName;
-    if (typeof tag.entity.description === 'string') resolved.description = tag.entity.description;
+    if (typeof found.entity.displayName === 'string') resolved.displayName = found.entity.displayName;
+    if (typeof found.entity.description === 'string') resolved.description = found.entity.description;
     if (label.reason !== undefined) resolved.reason = label.reason;
     out.push(resolved);
   }
   return out;
 }
 
-function classificationOf(store: EntityStore, tag: Entity): Entity | undefined {
-  const ref = tag.classification as EntityReference | undefined;
-  return ref ? store.get(ref.id)?.entity : undefined;
-}
+/** Reference lists a PATCH may write as raw `{id, type}` objects: re-checked against the kind's refFields. */
+const PATCH_CHECKED_REFS = ['owners', 'reviewers', 'domains', 'dataProducts'] as const;
 
 /** Re-checks references that a PATCH may have written as raw `{id, type}` objects. */
-export function resolvePatchedRefs(store: EntityStore, def: ResourceDef, entity: Entity): void {
-  for (const name of ['owners', 'reviewers', 'domains', 'dataProducts'] as const) {
+export function resolvePatchedRefs(ctx: CatalogContext, def: Kind, entity: Entity): void {
+  for (const name of PATCH_CHECKED_REFS) {
     const value = entity[name];
-    if (!Array.isArray(value)) continue;
-    const kinds = def.refFields?.[name]?.kinds ?? (name === 'domains' ? ['domain'] : name === 'dataProducts' ? ['dataProduct'] : ['user', 'team']);
-    (entity as Record<string, unknown>)[name] = resolveRefField(store, { kinds, by: 'ref', many: true }, value);
+    const field = def.refFields?.[name];
+    if (!Array.isArray(value) || !field) continue;
+    (entity as Record<string, unknown>)[name] = resolveRefField(ctx, { kinds: field.kinds, by: 'ref', many: true }, value);
   }
-  if (Array.isArray(entity.tags)) entity.tags = resolveTagLabels(store, entity.tags as TagLabel[]);
+  if (Array.isArray(entity.tags)) entity.tags = resolveTagLabels(ctx, entity.tags as TagLabel[]);
 }

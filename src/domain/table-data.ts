@@ -1,11 +1,12 @@
 /**
- * Data kept beside a table (contract "Table profiler", "Table sample data"; observed §9): its
- * profiler configuration, its sample data and its table / column / system profiles. Held in
- * memory per CatalogContext, keyed by table id, dropped when the table is removed for good
- * (kind-rules.ts `afterHardDelete`), and shown on the table through `fields=` (field providers).
+ * Data kept beside a table (docs/behaviour.md "Table data"): its profiler configuration, its sample
+ * data and its table / column / system profiles. Held in the store (src/store/side-data.ts areas),
+ * keyed by table id, dropped with the table when it is removed for good, and shown on the table
+ * through `fields=` (src/kinds/table.ts `extraFields`).
  */
 import { CatalogError } from './errors.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
+import { sideSeries, sideValue } from '../store/side-data.ts';
 import type { CatalogContext } from './context.ts';
 import type { Entity, Paging, Schemas } from './entity.ts';
 import { timeRange, upsertByTimestamp } from './time-series.ts';
@@ -20,48 +21,27 @@ export type SystemProfile = Schemas['SystemProfile'];
 export type CreateTableProfile = Schemas['CreateTableProfile'];
 export type ProfileKind = 'table' | 'column' | 'system';
 
+/** What the state export holds for one table (`sideData.tables.<table id>`): each series oldest first. */
 export interface TableSideData {
   profilerConfig?: TableProfilerConfig;
   sampleData?: TableData;
-  /** Each list is kept in ascending timestamp order. */
   tableProfiles: TableProfile[];
   columnProfiles: ColumnProfile[];
   systemProfiles: SystemProfile[];
 }
 
-const DATA = new WeakMap<CatalogContext, Map<string, TableSideData>>();
+// Kept in the store, beside the table, keyed by its id: dropped when the table is removed for good,
+// carried by the state export (`sideData.tables`) and the `--data` journal.
+const side = { group: 'tables', owner: 'table' } as const;
+const PROFILER_CONFIG = sideValue<TableProfilerConfig>({ ...side, field: 'profilerConfig', schema: 'TableProfilerConfig' });
+const SAMPLE_DATA = sideValue<TableData>({ ...side, field: 'sampleData', schema: 'TableData' });
+const TABLE_PROFILES = sideSeries<TableProfile>({ ...side, field: 'tableProfiles', schema: 'TableProfile' });
+const COLUMN_PROFILES = sideSeries<ColumnProfile>({ ...side, field: 'columnProfiles', schema: 'ColumnProfile' });
+const SYSTEM_PROFILES = sideSeries<SystemProfile>({ ...side, field: 'systemProfiles', schema: 'SystemProfile' });
 
-function dataOf(ctx: CatalogContext, tableId: string): TableSideData {
-  let byTable = DATA.get(ctx);
-  if (!byTable) DATA.set(ctx, (byTable = new Map()));
-  let data = byTable.get(tableId);
-  if (!data) byTable.set(tableId, (data = { tableProfiles: [], columnProfiles: [], systemProfiles: [] }));
-  return data;
-}
-
-function peek(ctx: CatalogContext, tableId: string): TableSideData | undefined {
-  return DATA.get(ctx)?.get(tableId);
-}
-
-/** Called when the table is hard-deleted (its side data goes with it). */
+/** Drops the table's side data (the store drops it too when the table is removed). */
 export function dropTableData(ctx: CatalogContext, tableId: string): void {
-  DATA.get(ctx)?.delete(tableId);
-}
-
-/** Everything kept beside the tables, keyed by table id (admin state export, `--data`). */
-export type TableSideDataJson = Record<string, TableSideData>;
-
-export function exportTableData(ctx: CatalogContext): TableSideDataJson {
-  return Object.fromEntries(structuredClone([...(DATA.get(ctx) ?? new Map<string, TableSideData>())]));
-}
-
-/** Replaces all table side data with an export (already checked by the caller). */
-export function importTableData(ctx: CatalogContext, data: TableSideDataJson): void {
-  DATA.set(ctx, new Map(Object.entries(structuredClone(data))));
-}
-
-export function clearTableData(ctx: CatalogContext): void {
-  DATA.delete(ctx);
+  for (const area of [PROFILER_CONFIG, SAMPLE_DATA, TABLE_PROFILES, COLUMN_PROFILES, SYSTEM_PROFILES] as const) ctx.store.setSide<unknown>(area, tableId, undefined);
 }
 
 type ColumnLike = { name: string; dataType: string };
@@ -70,34 +50,33 @@ export function columnsOf(table: Entity): ColumnLike[] {
   return (table.columns as ColumnLike[] | undefined) ?? [];
 }
 
-/** Observed §9: a name that is not a column of the table is 400 `Invalid column name <c>`. */
+/** docs/behaviour.md "Table data": a name that is not a column of the table is 400 `Invalid column name <c>`. */
 function checkColumn(table: Entity, name: string): void {
   if (!columnsOf(table).some((c) => c.name === name)) throw CatalogError.badRequest(`Invalid column name ${name}`);
 }
 
 export function profilerConfigOf(ctx: CatalogContext, tableId: string): TableProfilerConfig | undefined {
-  return peek(ctx, tableId)?.profilerConfig;
+  return ctx.store.getSide(PROFILER_CONFIG, tableId);
 }
 
-/** Contract "Table profiler" (set): replaces the configuration; its columns must exist (observed §9). */
+/** Contract "Table profiler" (set): replaces the configuration; its columns must exist (docs/behaviour.md "Table data"). */
 export function setProfilerConfig(ctx: CatalogContext, table: StoredEntity, config: TableProfilerConfig): TableProfilerConfig {
   for (const name of config.excludeColumns ?? []) checkColumn(table.entity, name);
   for (const include of config.includeColumns ?? []) checkColumn(table.entity, include.columnName);
-  dataOf(ctx, table.entity.id).profilerConfig = structuredClone(config);
+  ctx.store.setSide(PROFILER_CONFIG, table.entity.id, structuredClone(config));
   return config;
 }
 
 export function deleteProfilerConfig(ctx: CatalogContext, tableId: string): void {
-  const data = peek(ctx, tableId);
-  if (data) delete data.profilerConfig;
+  ctx.store.setSide(PROFILER_CONFIG, tableId, undefined);
 }
 
 export function sampleDataOf(ctx: CatalogContext, tableId: string): TableData | undefined {
-  return peek(ctx, tableId)?.sampleData;
+  return ctx.store.getSide(SAMPLE_DATA, tableId);
 }
 
 /**
- * Contract "Table sample data" (add) and observed §9: `columns` as names (OpenMetadata's TableData)
+ * Contract "Table sample data" (add; docs/behaviour.md "Table data"): `columns` as names (OpenMetadata's TableData)
  * or as `{name, dataType}` (the contract's shape) — both are accepted in both profiles. Unknown
  * column → 400; a row whose length differs from the columns → 400 with OpenMetadata's text.
  */
@@ -108,13 +87,12 @@ export function setSampleData(ctx: CatalogContext, table: StoredEntity, body: { 
     if (row.length !== columns.length) throw CatalogError.badRequest(`Number of columns is ${columns.length} but row has ${row.length} sample values`);
   }
   const stored: TableData = { columns, rows: structuredClone(body.rows) };
-  dataOf(ctx, table.entity.id).sampleData = stored;
+  ctx.store.setSide(SAMPLE_DATA, table.entity.id, stored);
   return stored;
 }
 
 export function deleteSampleData(ctx: CatalogContext, tableId: string): void {
-  const data = peek(ctx, tableId);
-  if (data) delete data.sampleData;
+  ctx.store.setSide(SAMPLE_DATA, tableId, undefined);
 }
 
 /** The contract's shape: each column with the data type the table gives it now. */
@@ -124,7 +102,7 @@ export function toContractSampleData(table: Entity, data: TableData): ContractSa
 }
 
 /**
- * OpenMetadata's `validateTimestamp` (observed §9): an epoch-millisecond timestamp has 13 digits;
+ * OpenMetadata's `validateTimestamp` (docs/behaviour.md "Table data"): an epoch-millisecond timestamp has 13 digits;
  * seconds (10 digits) or microseconds (16) are 400.
  */
 export function checkMillis(timestamp: number): void {
@@ -132,35 +110,47 @@ export function checkMillis(timestamp: number): void {
 }
 
 /**
- * `PUT /v1/tables/{id}/tableProfile` (observed §9): stores the table profile and the optional column
+ * `PUT /v1/tables/{id}/tableProfile` (docs/behaviour.md "Table data"): stores the table profile and the optional column
  * and system profiles. A profile with the same timestamp (and column / operation) replaces the old.
  */
 export function addProfiles(ctx: CatalogContext, table: StoredEntity, body: CreateTableProfile): void {
   const all = [body.tableProfile, ...(body.columnProfile ?? []), ...(body.systemProfile ?? [])];
   for (const profile of all) checkMillis(profile.timestamp);
   for (const column of body.columnProfile ?? []) checkColumn(table.entity, column.name);
-  const data = dataOf(ctx, table.entity.id);
-  upsertByTimestamp(data.tableProfiles, structuredClone(body.tableProfile), () => true);
-  for (const column of body.columnProfile ?? []) upsertByTimestamp(data.columnProfiles, structuredClone(column), (p) => p.name === column.name);
-  for (const system of body.systemProfile ?? []) upsertByTimestamp(data.systemProfiles, structuredClone(system), (p) => p.operation === system.operation);
+  const id = table.entity.id;
+  // Stored lists are frozen: each write stores a new list.
+  const tableProfiles = [...(ctx.store.getSide(TABLE_PROFILES, id) ?? [])];
+  upsertByTimestamp(tableProfiles, structuredClone(body.tableProfile), () => true);
+  ctx.store.setSide(TABLE_PROFILES, id, tableProfiles);
+  if (body.columnProfile?.length) {
+    const columnProfiles = [...(ctx.store.getSide(COLUMN_PROFILES, id) ?? [])];
+    for (const column of body.columnProfile) upsertByTimestamp(columnProfiles, structuredClone(column), (p) => p.name === column.name);
+    ctx.store.setSide(COLUMN_PROFILES, id, columnProfiles);
+  }
+  if (body.systemProfile?.length) {
+    const systemProfiles = [...(ctx.store.getSide(SYSTEM_PROFILES, id) ?? [])];
+    for (const system of body.systemProfile) upsertByTimestamp(systemProfiles, structuredClone(system), (p) => p.operation === system.operation);
+    ctx.store.setSide(SYSTEM_PROFILES, id, systemProfiles);
+  }
 }
 
 export function latestTableProfile(ctx: CatalogContext, tableId: string): TableProfile | undefined {
-  const profiles = peek(ctx, tableId)?.tableProfiles ?? [];
-  return profiles[profiles.length - 1];
+  return ctx.store.getSide(TABLE_PROFILES, tableId)?.at(-1);
 }
 
 /** Profiles of one kind in `[startTs, endTs]`, newest first; `column` narrows column profiles. */
-export function listProfiles(ctx: CatalogContext, tableId: string, kind: ProfileKind, range: TimeRange, column?: string): { data: (TableProfile | ColumnProfile | SystemProfile)[]; paging: Paging } {
-  const data = peek(ctx, tableId);
-  const source: (TableProfile | ColumnProfile | SystemProfile)[] =
-    kind === 'table' ? (data?.tableProfiles ?? []) : kind === 'system' ? (data?.systemProfiles ?? []) : (data?.columnProfiles ?? []).filter((p) => column === undefined || p.name === column);
+export function listProfiles(
+  ctx: CatalogContext,
+  tableId: string,
+  kind: ProfileKind,
+  range: TimeRange,
+  column?: string,
+): { data: (TableProfile | ColumnProfile | SystemProfile)[]; paging: Paging } {
+  const source: readonly (TableProfile | ColumnProfile | SystemProfile)[] =
+    kind === 'table'
+      ? (ctx.store.getSide(TABLE_PROFILES, tableId) ?? [])
+      : kind === 'system'
+        ? (ctx.store.getSide(SYSTEM_PROFILES, tableId) ?? [])
+        : (ctx.store.getSide(COLUMN_PROFILES, tableId) ?? []).filter((p) => column === undefined || p.name === column);
   return timeRange(source, range);
-}
-
-/** `fields=tableProfilerConfig,sampleData,profile` on a table (observed §9, §7.9). */
-export function registerTableDataFields(ctx: CatalogContext): void {
-  ctx.fieldProviders.set('table.tableProfilerConfig', (stored, c) => structuredClone(profilerConfigOf(c, stored.entity.id)));
-  ctx.fieldProviders.set('table.sampleData', (stored, c) => structuredClone(sampleDataOf(c, stored.entity.id)));
-  ctx.fieldProviders.set('table.profile', (stored, c) => structuredClone(latestTableProfile(c, stored.entity.id)));
 }

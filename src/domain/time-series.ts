@@ -1,8 +1,8 @@
 /**
  * Time series kept beside entities (table profiles, test case results, data contract results):
  * lists in ascending timestamp order, read back in a `[startTs, endTs]` window newest first, with
- * OpenMetadata's ResultList paging (observed §8.3, §9: `before` / `after` are the base64 of
- * `startTs` / `endTs`, `total` is the number returned).
+ * OpenMetadata's ResultList paging (docs/behaviour.md "Data contracts", "Table data": `before` /
+ * `after` are the base64 of `startTs` / `endTs`, `total` is the number returned).
  */
 import type { Paging } from './entity.ts';
 
@@ -11,7 +11,7 @@ export interface TimeRange {
   startTs?: number | undefined;
   /** Inclusive upper bound, epoch ms (default: now). */
   endTs?: number | undefined;
-  /** At most this many, newest first; 0 or absent: no limit (observed §8.3). */
+  /** At most this many, newest first; 0 or absent: no limit (docs/behaviour.md "Data contracts"). */
   limit?: number | undefined;
   now: number;
 }

@@ -13,7 +13,7 @@ const base = (extra: Record<string, unknown> = {}): Entity => ({
   ...extra,
 });
 
-describe('version arithmetic (observed OpenMetadata §3)', () => {
+describe('version arithmetic (docs/behaviour.md "Versions")', () => {
   it('adds 0.1 for a minor change without floating-point drift', () => {
     let v = 0.1;
     for (let i = 0; i < 9; i++) v = nextMinor(v);

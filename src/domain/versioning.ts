@@ -1,5 +1,5 @@
 /**
- * Version rules (contract "Versioning"; observed OpenMetadata §3): a new entity is 0.1, a minor
+ * Version rules (docs/behaviour.md "Versions"): a new entity is 0.1, a minor
  * change adds 0.1, a major change adds 1.0 (0.2 → 1.2), a request that changes nothing keeps the
  * version. `changeDescription` lists what changed.
  */
@@ -17,15 +17,13 @@ export function nextMajor(version: number): number {
 }
 
 /** JSON with object keys sorted, so that equal values always compare equal. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
   );
 }
 
-/** Fields that change without a new version: followers, votes (observed §1.6–1.7), usage. */
+/** Fields that change without a new version: followers, votes (docs/behaviour.md "Followers and votes"), usage. */
 const UNVERSIONED = new Set(['followers', 'votes', 'usageSummary']);
 
 /** OpenMetadata writes structured values as JSON strings in field changes, scalars as they are. */
@@ -70,8 +68,7 @@ export function columnsChangeIsMajor(before: unknown, after: unknown): boolean {
     const now = newCols.get(old.name);
     if (!now) return true;
     if (now.dataType !== old.dataType || now.arrayDataType !== old.arrayDataType) return true;
-    const shrank = (k: 'dataLength' | 'precision' | 'scale') =>
-      typeof old[k] === 'number' && typeof now[k] === 'number' && (now[k] as number) < (old[k] as number);
+    const shrank = (k: 'dataLength' | 'precision' | 'scale') => typeof old[k] === 'number' && typeof now[k] === 'number' && (now[k] as number) < (old[k] as number);
     return shrank('dataLength') || shrank('precision') || shrank('scale');
   });
 }

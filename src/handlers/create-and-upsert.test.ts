@@ -1,10 +1,9 @@
 /**
- * Issue 3 item 3, the create rules: POST (contract "Create, upsert and bulk upsert" rules 1, 2, 5),
- * PUT upsert (rule 3; observed §1.2) and PUT /bulk (rule 4; observed §1.8), for every kind of the
- * resource table that the kind table of the test kit knows.
+ * The create rules: POST (docs/behaviour.md "Create"), PUT upsert ("Upsert") and PUT /bulk
+ * ("Bulk upsert"), for every kind (src/kinds/index.ts) that the kind table of the test kit knows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceByType } from '../resources/resource-table.ts';
+import { KINDS as SERVED } from '../kinds/index.ts';
 import type { Api, Body } from './lifecycle-test-kit.ts';
 import { KINDS, createOne, expectError, kind, startApi, v1 } from './lifecycle-test-kit.ts';
 
@@ -50,7 +49,7 @@ describe('POST creates an entity with every given property and the system fields
     expect(body.owners).toEqual([]);
     expect(body.tags).toEqual([]);
     expect(body.changeDescription).toBeUndefined();
-    const def = resourceByType(kindCase.type);
+    const def = SERVED.find((k) => k.type === kindCase.type)!;
     for (const field of def.emptyArrays) expect(body[field], field).toEqual([]);
     if (def.votable) expect(body.votes).toEqual({ upVotes: 0, downVotes: 0, upVoters: [], downVoters: [] });
   });

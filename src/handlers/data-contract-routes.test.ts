@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TableFixture, TestCatalog } from './test-catalog.ts';
 import { SLOW_START, T0, createTable, testCatalog } from './test-catalog.ts';
+import type { components } from '../../openapi/generated/schema.d.ts';
+
+type DataContract = components['schemas']['DataContract'];
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 const HOUR = 3_600_000;
@@ -20,7 +23,7 @@ async function testCase(cat: TestCatalog, t: TableFixture, name: string): Promis
   return { id: res.body.id, fqn: res.body.fullyQualifiedName };
 }
 
-async function contract(cat: TestCatalog, t: TableFixture, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
+async function contract(cat: TestCatalog, t: TableFixture, extra: Record<string, unknown> = {}): Promise<DataContract> {
   const res = await cat.post('/v1/dataContracts', { name: 'c', entity: { id: t.id, type: 'table' }, ...extra });
   if (res.status !== 201) throw new Error(`contract: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;

@@ -22,12 +22,10 @@ import { matchesInclude } from '../domain/listing.ts';
 import { parseFields } from '../domain/projection.ts';
 import { identityOf } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
-import { resourceByType } from '../resources/resource-table.ts';
+import { dataContract as CONTRACT } from '../kinds/data-contract.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import { changeHeader, findById, pathParam, queryInclude, queryInt, queryValue, renderFor } from './request-helpers.ts';
 import { queryTimestamp } from './table-data-routes.ts';
-
-const CONTRACT = resourceByType('dataContract');
 
 export function mountDataContractRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   const prefix = '/api/v1/dataContracts';

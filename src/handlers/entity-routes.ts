@@ -1,11 +1,11 @@
 /**
- * The generic routes every kind of the resource table gets: list, create, upsert, bulk, get and
- * PATCH and DELETE by id and by name, restore, version history (contract "Endpoints"; observed §5.1).
+ * The generic routes every kind (src/kinds/index.ts) gets: list, create, upsert, bulk, get and
+ * PATCH and DELETE by id and by name, restore, version history (docs/behaviour.md).
  */
 import type { Request, Response } from 'express';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { Operation } from 'fast-json-patch';
-import type { CatalogContext } from '../domain/context.ts';
+import type { CatalogContext, Kind } from '../domain/context.ts';
 import type { CreateRequest } from '../domain/entity.ts';
 import { createEntity, hardDelete, patchEntity, restoreEntity, softDelete, upsertEntity } from '../domain/lifecycle.ts';
 import { listEntities } from '../domain/listing.ts';
@@ -14,13 +14,13 @@ import { maskConnection } from '../domain/secrets.ts';
 import { identityOf } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
 import { toApiError } from '../http/render-error.ts';
-import type { ResourceDef } from '../resources/resource-table.ts';
+import { dottedDetailsMessage } from '../openapi/validation-details.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import { baseUrl, changeHeader, findByFqn, findById, pathParam, queryBool, queryInclude, queryInt, queryValue, renderFor } from './request-helpers.ts';
 
 const LIST_PARAMS = new Set(['fields', 'include', 'limit', 'before', 'after']);
 
-export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, def: ResourceDef): void {
+export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, def: Kind): void {
   const prefix = `/api/v1/${def.collection}`;
   const user = (res: Response) => identityOf(res).user;
   const byId = (req: Request, include = queryInclude(req)) => findById(ctx, def, pathParam(req, 'id'), include);
@@ -53,7 +53,7 @@ export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, 
     res.status(outcome === 'created' ? 201 : 200).json(renderFor(ctx, def, req, stored));
   });
 
-  // Bulk (contract rule 4; observed §1.8): each item on its own; invalid items are reported.
+  // Bulk (docs/behaviour.md "Bulk upsert"): each item on its own; invalid items are reported.
   router.put(`${prefix}/bulk`, (req, res) => {
     const items = req.body as unknown[];
     const successRequest: { request: unknown; status: number; message?: string }[] = [];
@@ -61,7 +61,7 @@ export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, 
     for (const item of items) {
       const problems = ctx.validators.validate(def.createSchema, item);
       if (problems.length) {
-        failedRequest.push({ request: item, status: 400, message: `[${problems.map((p) => `${p.path.replace(/^\//, '').replace(/\//g, '.')} ${p.message}`).join(', ')}]` });
+        failedRequest.push({ request: item, status: 400, message: dottedDetailsMessage(problems) });
         continue;
       }
       try {
@@ -83,7 +83,7 @@ export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, 
     });
   });
 
-  // Restore (contract "Delete and restore"): the id in the body, as OpenMetadata reads it, or `?id=`.
+  // Restore (docs/behaviour.md "Delete and restore"): the id in the body, as OpenMetadata reads it, or `?id=`.
   router.put(`${prefix}/restore`, (req, res) => {
     const id = (req.body as { id?: unknown } | undefined)?.id ?? queryValue(req, 'id');
     if (typeof id !== 'string') throw ApiError.badRequest('[id must not be null]');
@@ -127,15 +127,16 @@ export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, 
     res.json(renderFor(ctx, def, req, stored));
   }
 
-  /** Contract "Delete and restore" rules 1–4; hard delete answer per profile (DESIGN.md). */
+  /** docs/behaviour.md "Delete and restore"; the hard delete answer per profile ("Profiles"). */
   function remove(req: Request, res: Response, stored: StoredEntity): void {
     const recursive = queryBool(req, 'recursive');
     if (queryBool(req, 'hardDelete')) {
       const body = renderFor(ctx, def, req, stored);
       hardDelete(ctx, def, stored, recursive);
       changeHeader(res, 'entityDeleted');
-      if (ctx.profile.hardDeleteReturnsEntity) res.json(body);
-      else res.status(204).end();
+      const answer = ctx.profile.hardDelete;
+      if (answer.body === 'entity') res.status(answer.status).json(body);
+      else res.status(answer.status).end();
       return;
     }
     softDelete(ctx, def, stored, recursive, user(res));

@@ -215,7 +215,7 @@ export function kind(type: string): KindCase {
   return found;
 }
 
-export async function createTable(api: Api): Promise<Body> {
+async function createTable(api: Api): Promise<Body> {
   const { schema } = await databaseChain(api);
   return api.create('tables', { name: api.unique('tbl'), databaseSchema: schema.fullyQualifiedName, columns: COLUMNS });
 }

@@ -1,13 +1,12 @@
 /** Small helpers every handler uses: query parsing, lookups with `include`, rendering. */
 import type { Request, Response } from 'express';
-import type { CatalogContext } from '../domain/context.ts';
+import type { CatalogContext, Kind } from '../domain/context.ts';
 import type { Entity } from '../domain/entity.ts';
 import type { Include } from '../domain/listing.ts';
 import { matchesInclude } from '../domain/listing.ts';
 import type { FieldSelection } from '../domain/projection.ts';
 import { render } from '../domain/projection.ts';
 import { ApiError } from '../http/errors.ts';
-import type { ResourceDef } from '../resources/resource-table.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 
 export function queryValue(req: Request, name: string): unknown {
@@ -40,13 +39,13 @@ export function pathParam(req: Request, name: string): string {
 }
 
 /** The entity of this kind with that id, visible under `include` — or OpenMetadata's 404. */
-export function findById(ctx: CatalogContext, def: ResourceDef, id: string, include: Include): StoredEntity {
+export function findById(ctx: CatalogContext, def: Kind, id: string, include: Include): StoredEntity {
   const stored = ctx.store.get(id);
   if (!stored || stored.type !== def.type || !matchesInclude(stored.entity, include)) throw ApiError.notFound(def.type, id);
   return stored;
 }
 
-export function findByFqn(ctx: CatalogContext, def: ResourceDef, fqn: string, include: Include): StoredEntity {
+export function findByFqn(ctx: CatalogContext, def: Kind, fqn: string, include: Include): StoredEntity {
   const stored = ctx.store.getByFqn(def.type, fqn);
   if (!stored || !matchesInclude(stored.entity, include)) throw ApiError.notFound(def.type, fqn);
   return stored;
@@ -57,11 +56,11 @@ export function baseUrl(req: Request): string {
   return `${req.protocol}://${req.get('host') ?? '127.0.0.1'}/api`;
 }
 
-export function renderFor(ctx: CatalogContext, def: ResourceDef, req: Request, stored: StoredEntity, fields: FieldSelection = 'all'): Entity {
+export function renderFor(ctx: CatalogContext, def: Kind, req: Request, stored: StoredEntity, fields: FieldSelection = 'all'): Entity {
   return render(ctx, def, stored, fields, baseUrl(req));
 }
 
-/** OpenMetadata's change header (observed §1.2, §1.4, §1.5). */
+/** OpenMetadata's change header (docs/behaviour.md "Upsert", "Delete and restore"). */
 export function changeHeader(res: Response, change: string): void {
   res.setHeader('X-OpenMetadata-Change', change);
 }

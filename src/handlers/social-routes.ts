@@ -1,16 +1,15 @@
 /**
- * Followers and votes (contract "Followers and votes"; observed §1.6–1.7). The `contract` profile
- * answers with the entity, the `openmetadata` profile with a ChangeEvent (DESIGN.md profiles).
+ * Followers and votes (docs/behaviour.md "Followers and votes"). The `contract` profile answers
+ * with the entity, the `openmetadata` profile with a ChangeEvent (docs/behaviour.md "Profiles").
  */
 import type { Request, Response } from 'express';
 import type { OperationRoutes } from '../http/operation-routes.ts';
-import type { CatalogContext } from '../domain/context.ts';
+import type { CatalogContext, Kind } from '../domain/context.ts';
 import type { EntityReference } from '../domain/entity.ts';
-import { addFollower, changeEvent, removeFollower, vote } from '../domain/social.ts';
+import { addFollower, changeEvent, removeFollower, vote, voterOf } from '../domain/social.ts';
 import type { VoteType } from '../domain/social.ts';
 import { identityOf } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
-import type { ResourceDef } from '../resources/resource-table.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import { findById, pathParam, renderFor } from './request-helpers.ts';
 
@@ -27,20 +26,26 @@ function followerId(ctx: CatalogContext, req: Request): string {
   return id;
 }
 
-export function mountSocialRoutes(router: OperationRoutes, ctx: CatalogContext, def: ResourceDef): void {
+export function mountSocialRoutes(router: OperationRoutes, ctx: CatalogContext, def: Kind): void {
   const prefix = `/api/v1/${def.collection}`;
   const target = (req: Request) => findById(ctx, def, pathParam(req, 'id'), 'non-deleted');
 
   const answer = (req: Request, res: Response, stored: StoredEntity, change: { fieldsAdded?: unknown[]; fieldsUpdated?: unknown[]; fieldsDeleted?: unknown[] }) => {
     res.setHeader('X-OpenMetadata-Change', 'entityFieldsChanged');
     const entity = renderFor(ctx, def, req, stored);
-    if (!ctx.profile.socialReturnsChangeEvent) return res.json(entity);
+    if (ctx.profile.socialResponse === 'entity') return res.json(entity);
     res.json(
-      changeEvent(ctx, stored, identityOf(res).user, {
-        fieldsAdded: (change.fieldsAdded ?? []) as never[],
-        fieldsUpdated: (change.fieldsUpdated ?? []) as never[],
-        fieldsDeleted: (change.fieldsDeleted ?? []) as never[],
-      }, entity),
+      changeEvent(
+        ctx,
+        stored,
+        identityOf(res).user,
+        {
+          fieldsAdded: (change.fieldsAdded ?? []) as never[],
+          fieldsUpdated: (change.fieldsUpdated ?? []) as never[],
+          fieldsDeleted: (change.fieldsDeleted ?? []) as never[],
+        },
+        entity,
+      ),
     );
   };
 
@@ -60,9 +65,8 @@ export function mountSocialRoutes(router: OperationRoutes, ctx: CatalogContext, 
     router.put(`${prefix}/:id/vote`, (req, res) => {
       const stored = target(req);
       const type = (req.body as { updatedVoteType: VoteType }).updatedVoteType;
-      const voter = ctx.store.get(identityOf(res).userId);
-      if (!voter) throw ApiError.notFound('user', identityOf(res).user);
-      vote(stored, voter, type);
+      const { userId, user } = identityOf(res);
+      vote(stored, voterOf(ctx, userId, user), type);
       answer(req, res, stored, { fieldsUpdated: [{ name: 'votes', newValue: type }] });
     });
   }

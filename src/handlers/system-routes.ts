@@ -7,7 +7,7 @@ import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import { parseFields } from '../domain/projection.ts';
 import { identityOf } from '../http/authenticate.ts';
-import { resourceByType } from '../resources/resource-table.ts';
+import { user as users } from '../kinds/user.ts';
 import { findById, queryInclude, queryValue, renderFor } from './request-helpers.ts';
 import { VERSION } from '../version.ts';
 
@@ -19,7 +19,6 @@ export function mountSystemRoutes(router: OperationRoutes, ctx: CatalogContext):
     res.json({ version: VERSION, revision: 'catalog-kit', timestamp: STARTED_AT });
   });
 
-  const users = resourceByType('user');
   router.get('/api/v1/users/loggedInUser', (req, res) => {
     // authenticate() created the user of the token on first use; a soft-deleted one is 404 unless included.
     const stored = findById(ctx, users, identityOf(res).userId, queryInclude(req));

@@ -1,7 +1,7 @@
 /**
  * Table profiler configuration, sample data and profiles (contract "Table profiler", "Table sample
  * data"; observed §9). Shapes and statuses per profile (DESIGN.md "Behaviour profiles"):
- * `profilerConfigReturnsTable`, `tableDataDeleteReturnsTable`, `sampleDataReturnsTable`,
+ * `profilerConfigResponse`, `tableDataDelete`, `sampleData`,
  * `profileReadsByFqn`. OpenMetadata's `/tableProfilerConfig` is served in both profiles.
  * Registered before the generic entity routes.
  */
@@ -15,7 +15,6 @@ import {
   deleteSampleData,
   listProfiles,
   profilerConfigOf,
-  registerTableDataFields,
   sampleDataOf,
   setProfilerConfig,
   setSampleData,
@@ -23,11 +22,9 @@ import {
 } from '../domain/table-data.ts';
 import { ApiError } from '../http/errors.ts';
 import { quoteName, splitFqn } from '../resources/fqn.ts';
-import { resourceByType } from '../resources/resource-table.ts';
+import { table as TABLE } from '../kinds/table.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import { findByFqn, findById, pathParam, queryValue, renderFor } from './request-helpers.ts';
-
-const TABLE = resourceByType('table');
 
 /** An optional epoch-ms query parameter (the validator has checked it is an integer ≥ 0). */
 export function queryTimestamp(req: Request, name: string): number | undefined {
@@ -36,14 +33,14 @@ export function queryTimestamp(req: Request, name: string): number | undefined {
 }
 
 export function mountTableDataRoutes(router: OperationRoutes, ctx: CatalogContext): void {
-  registerTableDataFields(ctx);
   const prefix = '/api/v1/tables/:id';
   const table = (req: Request) => findById(ctx, TABLE, pathParam(req, 'id'), 'non-deleted');
   const withFields = (req: Request, stored: StoredEntity, ...fields: string[]) => renderFor(ctx, TABLE, req, stored, new Set(fields));
   /** DELETE answers: 204 (contract) or 200 with the table (observed §9). */
   const deleted = (req: Request, res: Response, stored: StoredEntity) => {
-    if (ctx.profile.tableDataDeleteReturnsTable) res.json(withFields(req, stored));
-    else res.status(204).end();
+    const answer = ctx.profile.tableDataDelete;
+    if (answer.body === 'table') res.status(answer.status).json(withFields(req, stored));
+    else res.status(answer.status).end();
   };
 
   // Contract "Table profiler": GET 404 when the table is unknown or has no configuration.
@@ -51,12 +48,12 @@ export function mountTableDataRoutes(router: OperationRoutes, ctx: CatalogContex
     const stored = table(req);
     const config = profilerConfigOf(ctx, stored.entity.id);
     if (!config) throw new ApiError(404, `Profiler config for table ${stored.entity.id} not found`);
-    res.json(ctx.profile.profilerConfigReturnsTable ? withFields(req, stored, 'tableProfilerConfig') : config);
+    res.json(ctx.profile.profilerConfigResponse === 'table' ? withFields(req, stored, 'tableProfilerConfig') : config);
   });
   router.put(`${prefix}/profilerConfig`, (req, res) => {
     const stored = table(req);
     const config = setProfilerConfig(ctx, stored, req.body as TableProfilerConfig);
-    res.json(ctx.profile.profilerConfigReturnsTable ? withFields(req, stored, 'tableProfilerConfig') : config);
+    res.json(ctx.profile.profilerConfigResponse === 'table' ? withFields(req, stored, 'tableProfilerConfig') : config);
   });
   router.delete(`${prefix}/profilerConfig`, (req, res) => {
     const stored = table(req);
@@ -79,7 +76,7 @@ export function mountTableDataRoutes(router: OperationRoutes, ctx: CatalogContex
 
   // Contract "Table sample data": GET 404 when none is stored.
   const sampleAnswer = (req: Request, stored: StoredEntity, data: TableData) =>
-    ctx.profile.sampleDataReturnsTable ? withFields(req, stored, 'sampleData') : toContractSampleData(stored.entity, data);
+    ctx.profile.sampleData === 'table' ? withFields(req, stored, 'sampleData') : toContractSampleData(stored.entity, data);
   router.get(`${prefix}/sampleData`, (req, res) => {
     const stored = table(req);
     const data = sampleDataOf(ctx, stored.entity.id);

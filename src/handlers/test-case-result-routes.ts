@@ -6,15 +6,12 @@
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import type { TestCaseResult } from '../domain/test-case-results.ts';
-import { addTestCaseResult, listTestCaseResults, registerTestCaseResultField } from '../domain/test-case-results.ts';
-import { resourceByType } from '../resources/resource-table.ts';
+import { addTestCaseResult, listTestCaseResults } from '../domain/test-case-results.ts';
+import { testCase as TEST_CASE } from '../kinds/test-case.ts';
 import { findByFqn, pathParam } from './request-helpers.ts';
 import { queryTimestamp } from './table-data-routes.ts';
 
-const TEST_CASE = resourceByType('testCase');
-
 export function mountTestCaseResultRoutes(router: OperationRoutes, ctx: CatalogContext): void {
-  registerTestCaseResultField(ctx);
   const path = '/api/v1/dataQuality/testCases/testCaseResults/:fqn';
 
   router.put(path, (req, res) => {

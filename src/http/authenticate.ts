@@ -27,7 +27,7 @@ const NOT_PRESENT = 'Not Authorized! Token not present';
  * Why a non-empty Authorization header is not `Bearer <token>`, and what to send instead: a bare
  * token (the most common slip) or another scheme would otherwise get only "Token not present".
  */
-export function malformedAuthorization(header: string): string {
+function malformedAuthorization(header: string): string {
   const value = header.trim();
   // An empty header is no token at all: OpenMetadata's text, as for a missing one.
   if (!value) return NOT_PRESENT;

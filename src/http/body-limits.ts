@@ -11,11 +11,8 @@ import { ApiError } from './errors.ts';
 /** Largest accepted nesting depth of a JSON body (objects and arrays). */
 export const MAX_BODY_DEPTH = 64;
 
-/** Largest accepted entity name (basic.json#/definitions/entityName; the document's EntityName). */
-export const MAX_NAME_LENGTH = 256;
-
 /** Nesting depth of a parsed JSON value, measured without recursion (the value may be very deep). */
-export function nestingDepth(value: unknown, stopAfter = Infinity): number {
+function nestingDepth(value: unknown, stopAfter = Infinity): number {
   let max = 0;
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {

@@ -17,7 +17,7 @@ const STATUS_BY_KIND: Record<CatalogErrorKind, number> = { badRequest: 400, notF
  * is CLIENT_ERROR or SERVER_ERROR. The same list is the `errorType` enum of the Error schema
  * (openapi/components/common.yaml); errors.test.ts keeps the two equal.
  */
-export const TYPE_BY_STATUS = {
+const TYPE_BY_STATUS = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   402: 'PAYMENT_REQUIRED',

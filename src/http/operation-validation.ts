@@ -13,7 +13,7 @@
  */
 import type { Request } from 'express';
 import type { CompiledFunction, CompiledValidators, OperationEntry } from '../openapi/compiled.ts';
-import { detailsMessage, requestDetails } from '../openapi/validation-details.ts';
+import { detailsMessage, detailsText, requestDetails, responseDetails } from '../openapi/validation-details.ts';
 import { hasBody } from './compose.ts';
 import { ApiError } from './errors.ts';
 import type { ErrorDetail } from './errors.ts';
@@ -51,7 +51,6 @@ function mediaTypeOf(header: string | undefined): string | undefined {
   const semi = header.indexOf(';');
   return (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase();
 }
-
 
 /** The documented media type a request's Content-Type selects (`application/*` and `*\/*` match too). */
 function selectMediaType(content: Record<string, string | null>, mediaType: string): string | undefined {
@@ -133,8 +132,8 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
       if (byType.size === 0) return;
       const validate = byType.get('application/json') ?? byType.values().next().value;
       if (validate && !validate(value)) {
-        const details = (validate.errors ?? []).map((e) => ({ path: `/response${e.instancePath}`, message: `${e.message ?? e.keyword}${e.params.unevaluatedProperty ? ` (${String(e.params.unevaluatedProperty)})` : ''}` }));
-        throw new ResponseValidationError(`the ${status} response of ${where} does not match the document: ${details.map((d) => `${d.path} ${d.message}`).join(', ')}`, details);
+        const details = responseDetails(validate.errors);
+        throw new ResponseValidationError(`the ${status} response of ${where} does not match the document: ${detailsText(details)}`, details);
       }
     },
   };

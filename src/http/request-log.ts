@@ -1,13 +1,14 @@
 /**
- * One log line per request (issue 6 "Logs"): method, path, status and duration, as readable text
+ * One log line per request (README.md `--log`): method, path, status and duration, as readable text
  * (`pretty`), as one JSON object per line (`json`) or not at all (`quiet`). The same hook feeds
  * the admin journal, so the two always agree.
  *
- * It runs on every request (issue 7 hot path): one `finish` listener, a millisecond clock read
+ * It runs on every request (the hot path, docs/performance.md): one `finish` listener, a millisecond clock read
  * (`performance.now()`, no BigInt), and the path cut from the URL only when the request ends.
  */
 import type { RequestHandler, Response } from 'express';
 import type { Journal } from '../admin/journal.ts';
+import { parseRequestPath } from './request-path.ts';
 
 export const LOG_FORMATS = ['quiet', 'pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
@@ -24,10 +25,9 @@ export function requestLog(format: LogFormat, write: (line: string) => void, jou
     if (!started) return;
     const durationMs = Math.round((performance.now() - started.at) * 100) / 100;
     const url = started.url;
-    const query = url.indexOf('?');
-    const path = query === -1 ? url : url.slice(0, query);
+    const { path, api } = parseRequestPath(url);
     const entry = { time: started.time, method: this.req.method, path, status: this.statusCode, durationMs };
-    if (path.startsWith('/api/')) journal?.add(entry);
+    if (api) journal?.add(entry);
     if (format === 'pretty') write(`${entry.method} ${url} ${entry.status} ${durationMs.toFixed(1)}ms`);
     else if (format === 'json') write(JSON.stringify({ ...entry, time: new Date(started.time).toISOString(), url }));
   }

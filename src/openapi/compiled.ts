@@ -64,7 +64,7 @@ export interface CompiledValidators {
   readonly adminDocument: Record<string, unknown>;
 }
 
-export const COMPILED_PATH = fileURLToPath(new URL('../../openapi/generated/validators/index.cjs', import.meta.url));
+const COMPILED_PATH = fileURLToPath(new URL('../../openapi/generated/validators/index.cjs', import.meta.url));
 
 let loaded: CompiledValidators | undefined;
 

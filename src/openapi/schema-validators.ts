@@ -6,22 +6,10 @@
  */
 import type { ProfileName } from '../config/profiles.ts';
 import type { SchemaValidators } from '../domain/context.ts';
-import type { ErrorDetail } from '../domain/errors.ts';
-import type { AjvError, CompiledValidators } from './compiled.ts';
+import type { CompiledValidators } from './compiled.ts';
 import { componentsOf } from './compiled.ts';
 import type { JsonSchema, OpenApiDocument } from './document.ts';
-
-/** Problems with the value's own paths (`/name`), for messages of the form `<path> <message>`. */
-export function detailsOf(errors: readonly AjvError[] | null | undefined, prefix = ''): ErrorDetail[] {
-  return (errors ?? []).map((e) => {
-    if (e.keyword === 'required') return { path: `${prefix}${e.instancePath}/${String(e.params.missingProperty)}`, message: 'must not be null' };
-    if (e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') {
-      const field = String(e.params.unevaluatedProperty ?? e.params.additionalProperty);
-      return { path: `${prefix}${e.instancePath}/${field}`, message: `Unrecognized field "${field}"` };
-    }
-    return { path: `${prefix}${e.instancePath}`, message: e.message ?? e.keyword };
-  });
-}
+import { schemaDetails } from './validation-details.ts';
 
 export function createSchemaValidators(doc: OpenApiDocument, compiled: CompiledValidators, profile: ProfileName): SchemaValidators {
   const components = componentsOf(compiled.tables.api, profile);
@@ -43,7 +31,7 @@ export function createSchemaValidators(doc: OpenApiDocument, compiled: CompiledV
     validate(schemaName, value) {
       const fn = compiled.responses[components[schemaName] ?? ''];
       if (!fn) throw new Error(`no compiled validator for schema ${schemaName}: is it a component of the document?`);
-      return fn(value) ? [] : detailsOf(fn.errors);
+      return fn(value) ? [] : schemaDetails(fn.errors);
     },
     propertyNames(schemaName) {
       let set = names.get(schemaName);

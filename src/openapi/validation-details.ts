@@ -1,7 +1,9 @@
 /**
- * Validation problems as the API reports them, in OpenMetadata's words: `name must not be null`,
- * `Unrecognized field "x"`, `query param limit must be integer`. The one formatter of the
- * compiled validators' errors (src/openapi/compiled.ts) for requests.
+ * Validation problems, in one place: the compiled validators' errors (src/openapi/compiled.ts)
+ * become details (`{path, message}`) in OpenMetadata's words (`name must not be null`,
+ * `Unrecognized field "x"`, `query param limit must be integer`), and details become the text of
+ * a message. Requests, component schemas (bulk items, patched entities, fixtures, imported state)
+ * and responses are all reported through these functions.
  */
 import type { ErrorDetail } from '../domain/errors.ts';
 import type { AjvError } from './compiled.ts';
@@ -11,14 +13,22 @@ export type RequestPart = 'body' | 'query' | 'params' | 'headers';
 
 const LABEL: Record<RequestPart, string> = { body: '', query: 'query param ', params: 'path param ', headers: 'header ' };
 
-/** `/query/limit` → `limit`; `/body/columns/0/name` → `columns.0.name`. */
-function leafOf(path: string): string {
-  return path.replace(/^\/(body|query|params|headers)\/?/, '').replace(/\//g, '.');
+/** The property a `required` / unknown-property error names, if any. */
+function namedProperty(e: AjvError): unknown {
+  return e.params.missingProperty ?? e.params.unevaluatedProperty ?? e.params.additionalProperty;
+}
+
+const isUnknownProperty = (e: AjvError): boolean => e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties';
+
+/** `/columns/0/name` → `columns.0.name`. */
+function dottedPath(path: string): string {
+  return path.replace(/^\//, '').replace(/\//g, '.');
 }
 
 /**
- * One detail per error. `path` is the value's place in the request (`/body/name`); for a missing
- * or unknown property it names that property, as OpenMetadata does.
+ * A request's problems, one detail per error. `path` is the value's place in the request
+ * (`/body/name`); for a missing or unknown property it names that property, as OpenMetadata does.
+ * The message starts with the value's name: `query param limit must be integer`, `name must not be null`.
  */
 export function requestDetails(errors: readonly AjvError[], part?: RequestPart): ErrorDetail[] {
   return errors.map((e) => {
@@ -26,17 +36,51 @@ export function requestDetails(errors: readonly AjvError[], part?: RequestPart):
     const base = part ? `/${part}${e.instancePath}` : e.instancePath;
     const location = (/^\/(body|query|params|headers)/.exec(base)?.[1] ?? 'body') as RequestPart;
     const where = LABEL[location];
-    const property = e.params.missingProperty ?? e.params.unevaluatedProperty ?? e.params.additionalProperty;
+    const property = namedProperty(e);
     const path = typeof property === 'string' ? `${base}/${property}` : base;
-    const leaf = leafOf(path);
+    // `/query/limit` → `limit`; `/body/columns/0/name` → `columns.0.name`.
+    const leaf = path.replace(/^\/(body|query|params|headers)\/?/, '').replace(/\//g, '.');
     if (e.keyword === 'required') return { path, message: `${where}${leaf} must not be null` };
-    if (e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') return { path, message: `Unrecognized field "${leaf}"` };
+    if (isUnknownProperty(e)) return { path, message: `Unrecognized field "${leaf}"` };
     if (e.keyword === 'format' && e.params.format === 'uuid') return { path, message: `${where}${leaf} must be a UUID` };
     return { path, message: `${where}${leaf || 'body'} ${e.message ?? e.keyword}` };
   });
 }
 
-/** The message of a 400 listing the details: `[a must not be null, b must be string]`. */
+/**
+ * A value's problems against a component schema, with the value's own paths (`/name`) and
+ * messages that do not repeat them (`must not be null`), for texts of the form `<path> <message>`.
+ */
+export function schemaDetails(errors: readonly AjvError[] | null | undefined): ErrorDetail[] {
+  return (errors ?? []).map((e) => {
+    if (e.keyword === 'required') return { path: `${e.instancePath}/${String(e.params.missingProperty)}`, message: 'must not be null' };
+    if (isUnknownProperty(e)) {
+      const field = String(e.params.unevaluatedProperty ?? e.params.additionalProperty);
+      return { path: `${e.instancePath}/${field}`, message: `Unrecognized field "${field}"` };
+    }
+    return { path: e.instancePath, message: e.message ?? e.keyword };
+  });
+}
+
+/** A response's problems: paths under `/response`, an unknown property named after the message. */
+export function responseDetails(errors: readonly AjvError[] | null | undefined): ErrorDetail[] {
+  return (errors ?? []).map((e) => ({
+    path: `/response${e.instancePath}`,
+    message: `${e.message ?? e.keyword}${e.params.unevaluatedProperty ? ` (${String(e.params.unevaluatedProperty)})` : ''}`,
+  }));
+}
+
+/** The message of a request's 400: its messages, bracketed: `[name must not be null, query param limit must be integer]`. */
 export function detailsMessage(details: readonly ErrorDetail[]): string {
   return `[${details.map((d) => d.message).join(', ')}]`;
+}
+
+/** Each detail as `<path> <message>`: `/name must not be null; /x Unrecognized field "x"`. */
+export function detailsText(details: readonly ErrorDetail[], separator = ', '): string {
+  return details.map((d) => `${d.path} ${d.message}`).join(separator);
+}
+
+/** Schema details as a request's message, each after its dotted path: `[columns.0.name must be string]` (bulk items). */
+export function dottedDetailsMessage(details: readonly ErrorDetail[]): string {
+  return `[${details.map((d) => `${dottedPath(d.path)} ${d.message}`).join(', ')}]`;
 }

@@ -1,21 +1,24 @@
 /**
  * What one journal record of the data file holds (src/persistence/data-file.ts): the stored
  * entities that changed since the previous record, whole, the ids that are gone, and the side data
- * when it changed. Records are found by comparing the store with what was last recorded rather
- * than by hooks in every write path: handlers replace `stored.entity` in several places
- * (src/domain/lifecycle.ts, social.ts, dependents.ts) and never change a stored entity in place
- * (src/store/compact.ts), so a new object, a new `deletedBy` or a longer history is exactly "this
- * entity changed". The comparison is a pass over the store per group of writes (pointer checks),
- * far cheaper than exporting the state.
+ * values that were set or removed. Records are found by comparing the store with what was last
+ * recorded rather than by hooks in every write path: handlers replace `stored.entity` in several
+ * places (src/domain/lifecycle.ts, social.ts, dependents.ts) and never change a stored entity in
+ * place (src/store/compact.ts), so a new object, a new `deletedBy` or a longer history is exactly
+ * "this entity changed". Side data values are frozen by the store and replaced by each write
+ * (src/store/entity-store.ts `setSide`), so a new value is exactly "this value changed" too. The
+ * comparison is a pass over the store per group of writes (pointer checks), far cheaper than
+ * exporting the state.
  */
 import type { CatalogContext } from '../domain/context.ts';
 import type { Entity } from '../domain/entity.ts';
 import type { SideDataJson } from '../admin/side-data.ts';
-import { exportSideData } from '../admin/side-data.ts';
 import type { StateJson, StoredEntityJson } from '../admin/state.ts';
+import type { SideData, SideDataChange, SideDataExport } from '../store/side-data.ts';
+import { applySideDataChange } from '../store/side-data.ts';
 
 /** One changed entity. Its history only grows, so only the versions added since `historyBase` are written. */
-export interface PutJson {
+interface PutJson {
   type: string;
   parentId?: string;
   deletedBy?: string;
@@ -28,6 +31,9 @@ export interface ChangeRecord {
   seq: number;
   put?: PutJson[];
   del?: string[];
+  /** Side data values set (with `value`) or removed (without). */
+  side?: SideDataChange[];
+  /** The whole side data: written by earlier versions of the journal, still replayed. */
   sideData?: SideDataJson;
 }
 
@@ -40,7 +46,9 @@ interface Recorded {
 /** Remembers what was last recorded and turns the difference with the store into a record. */
 export class ChangeCapture {
   private recorded = new Map<string, Recorded>();
-  private sideJson = '';
+  /** Per side data area (by key): the value last recorded for each entity id. */
+  private recordedSide = new Map<string, { area: SideData<unknown>; values: Map<string, unknown> }>();
+  private recordedSideCount = 0;
 
   constructor(private readonly ctx: CatalogContext) {
     this.rebase();
@@ -52,7 +60,16 @@ export class ChangeCapture {
     for (const stored of this.ctx.store.all()) {
       this.recorded.set(stored.entity.id, { entity: stored.entity, deletedBy: stored.deletedBy, historyLength: stored.history.length });
     }
-    this.sideJson = JSON.stringify(exportSideData(this.ctx));
+    this.recordedSide = new Map();
+    this.recordedSideCount = 0;
+    for (const { area, id, value } of this.ctx.store.sideEntries()) this.recordSide(area, id, value);
+  }
+
+  private recordSide(area: SideData<unknown>, id: string, value: unknown): void {
+    let slot = this.recordedSide.get(area.key);
+    if (!slot) this.recordedSide.set(area.key, (slot = { area, values: new Map() }));
+    if (!slot.values.has(id)) this.recordedSideCount++;
+    slot.values.set(id, value);
   }
 
   /** The changes since the last call (or rebase), or undefined when there are none. */
@@ -86,19 +103,41 @@ export class ChangeCapture {
       }
       for (const id of del) this.recorded.delete(id);
     }
-    // Side data lives in maps of src/domain/*.ts that are changed in place; comparing its JSON is
-    // the one way to see a change without touching them. It is small next to the entities.
-    const sideJson = JSON.stringify(exportSideData(this.ctx));
-    const sideChanged = sideJson !== this.sideJson;
-    this.sideJson = sideJson;
-    if (!put.length && !del.length && !sideChanged) return undefined;
-    return {
-      seq,
-      ...(put.length ? { put } : {}),
-      ...(del.length ? { del } : {}),
-      ...(sideChanged ? { sideData: JSON.parse(sideJson) as SideDataJson } : {}),
-    };
+    const side = this.captureSide();
+    if (!put.length && !del.length && !side.length) return undefined;
+    return { seq, ...(put.length ? { put } : {}), ...(del.length ? { del } : {}), ...(side.length ? { side } : {}) };
   }
+
+  /** The side data values set or removed since the last record, as for entities: pointer checks. */
+  private captureSide(): SideDataChange[] {
+    const changes: SideDataChange[] = [];
+    const recordedBefore = this.recordedSideCount;
+    let seen = 0;
+    for (const { area, id, value } of this.ctx.store.sideEntries()) {
+      const before = this.recordedSide.get(area.key)?.values;
+      if (before?.has(id)) seen++;
+      if (before?.get(id) === value) continue;
+      // Not copied: frozen, and serialised in the same synchronous step.
+      changes.push({ ...sideChange(area, id), value });
+      this.recordSide(area, id, value);
+    }
+    // Every recorded value still in the store was seen above: only when some were not is this pass needed.
+    if (seen < recordedBefore) {
+      for (const { area, values } of this.recordedSide.values()) {
+        for (const id of values.keys()) {
+          if (this.ctx.store.getSide(area, id) !== undefined) continue;
+          changes.push(sideChange(area, id));
+          values.delete(id);
+          this.recordedSideCount--;
+        }
+      }
+    }
+    return changes;
+  }
+}
+
+function sideChange(area: SideData<unknown>, id: string): SideDataChange {
+  return { group: area.group, ...(area.field !== undefined ? { field: area.field } : {}), id };
 }
 
 /** Applies a record to a state export (the snapshot being replayed), in place. */
@@ -119,4 +158,5 @@ export function applyRecord(entities: Map<string, StoredEntityJson>, state: Stat
   }
   for (const id of record.del ?? []) entities.delete(id);
   if (record.sideData) state.sideData = record.sideData;
+  for (const change of record.side ?? []) applySideDataChange((state.sideData ??= {} as SideDataJson) as SideDataExport, change);
 }

@@ -81,7 +81,10 @@ describe('journal: a write is answered once it is on disk', () => {
     const file = newFile();
     const first = await createApp({ fixtures: 'none', dataFile: file });
     const token = await signToken({ user: 'admin', role: 'Admin' });
-    const created = await request(first.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'kept', ...SERVICE });
+    const created = await request(first.app)
+      .post('/api/v1/services/databaseServices')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ name: 'kept', ...SERVICE });
     expect(created.status).toBe(201);
     // No flush: the response itself waited for the record.
     const puts = records(journalPath(file)).flatMap((r) => r.put ?? []);
@@ -98,7 +101,10 @@ describe('journal: a write is answered once it is on disk', () => {
     const file = newFile();
     const first = await createApp({ fixtures: 'none', dataFile: file });
     const token = await signToken({ user: 'admin', role: 'Admin' });
-    const created = await request(first.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'edited', ...SERVICE });
+    const created = await request(first.app)
+      .post('/api/v1/services/databaseServices')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ name: 'edited', ...SERVICE });
     for (const description of ['one', 'two']) {
       const patched = await request(first.app)
         .patch(`/api/v1/services/databaseServices/${created.body.id}`)
@@ -110,7 +116,11 @@ describe('journal: a write is answered once it is on disk', () => {
     const puts = records(journalPath(file))
       .flatMap((r) => r.put ?? [])
       .filter((p) => p.entity.id === created.body.id);
-    expect(puts.map((p) => [p.historyBase, p.history.length])).toEqual([[0, 0], [0, 1], [1, 1]]);
+    expect(puts.map((p) => [p.historyBase, p.history.length])).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 1],
+    ]);
     const second = await createApp({ fixtures: 'none', dataFile: file });
     expect(exportState(second.ctx).entities).toEqual(exportState(first.ctx).entities);
   });
@@ -119,9 +129,19 @@ describe('journal: a write is answered once it is on disk', () => {
     const file = newFile();
     const app = await createApp({ fixtures: 'none', dataFile: file });
     const token = await signToken({ user: 'admin', role: 'Admin' });
-    expect((await request(app.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'once', ...SERVICE })).status).toBe(201);
+    expect(
+      (
+        await request(app.app)
+          .post('/api/v1/services/databaseServices')
+          .set('Authorization', `Bearer ${token}`)
+          .send({ name: 'once', ...SERVICE })
+      ).status,
+    ).toBe(201);
     const size = statSync(journalPath(file)).size;
-    const again = await request(app.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'once', ...SERVICE });
+    const again = await request(app.app)
+      .post('/api/v1/services/databaseServices')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ name: 'once', ...SERVICE });
     expect(again.status).toBe(409);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(statSync(journalPath(file)).size).toBe(size);
@@ -131,7 +151,14 @@ describe('journal: a write is answered once it is on disk', () => {
     const file = newFile();
     const first = await createApp({ fixtures: 'none', dataFile: file });
     const token = await signToken({ user: 'admin', role: 'Admin' });
-    expect((await request(first.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'whole', ...SERVICE })).status).toBe(201);
+    expect(
+      (
+        await request(first.app)
+          .post('/api/v1/services/databaseServices')
+          .set('Authorization', `Bearer ${token}`)
+          .send({ name: 'whole', ...SERVICE })
+      ).status,
+    ).toBe(201);
     const journal = journalPath(file);
     const good = readFileSync(journal, 'utf8');
     appendFileSync(journal, '{"seq": 99, "put": [{"type": "databaseService", "ent');
@@ -161,7 +188,14 @@ describe('compaction: a new snapshot, then a shorter journal', () => {
     const durable = () => new Promise<void>((resolve, reject) => persister.whenDurable((error) => (error ? reject(error) : resolve())));
     const token = await signToken({ user: 'admin', role: 'Admin' });
     for (let i = 0; i < 7; i++) {
-      expect((await request(app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: `s${i}`, ...SERVICE })).status).toBe(201);
+      expect(
+        (
+          await request(app)
+            .post('/api/v1/services/databaseServices')
+            .set('Authorization', `Bearer ${token}`)
+            .send({ name: `s${i}`, ...SERVICE })
+        ).status,
+      ).toBe(201);
       await durable();
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -179,7 +213,10 @@ describe('compaction: a new snapshot, then a shorter journal', () => {
     const persister = createPersister(ctx, file, false);
     const token = await signToken({ user: 'admin', role: 'Admin' });
     for (const name of ['a', 'b']) {
-      await request(app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name, ...SERVICE });
+      await request(app)
+        .post('/api/v1/services/databaseServices')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ name, ...SERVICE });
       persister.flush();
     }
     const lines = readFileSync(journalPath(file), 'utf8').split('\n').filter(Boolean);
@@ -203,12 +240,18 @@ describe('POST /__admin/reset with --data', () => {
     const file = newFile();
     const token = await signToken({ user: 'admin', role: 'Admin' });
     const first = await createApp({ fixtures: 'none', dataFile: file });
-    await request(first.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'before', ...SERVICE });
+    await request(first.app)
+      .post('/api/v1/services/databaseServices')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ name: 'before', ...SERVICE });
     first.dev.persister!.flush();
 
     const second = await createApp({ fixtures: 'default', dataFile: file });
     const start = exportState(second.ctx).entities;
-    await request(second.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'after', ...SERVICE });
+    await request(second.app)
+      .post('/api/v1/services/databaseServices')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ name: 'after', ...SERVICE });
     const reset = await request(second.app).post('/__admin/reset');
     expect(reset.status).toBe(200);
     expect(reset.body).toEqual({ entities: start.length });
@@ -223,7 +266,10 @@ describe('POST /__admin/reset with --data', () => {
     const file = newFile();
     const token = await signToken({ user: 'admin', role: 'Admin' });
     const first = await createApp({ fixtures: 'none', dataFile: file });
-    await request(first.app).post('/api/v1/services/databaseServices').set('Authorization', `Bearer ${token}`).send({ name: 'mine', ...SERVICE });
+    await request(first.app)
+      .post('/api/v1/services/databaseServices')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ name: 'mine', ...SERVICE });
     first.dev.persister!.flush();
 
     const second = await createApp({ fixtures: 'default', dataFile: file });
@@ -237,5 +283,72 @@ describe('POST /__admin/reset with --data', () => {
     expect(third.ctx.store.getByFqn('databaseService', 'mine')).toBeUndefined();
     expect(exportState(third.ctx).entities.length).toBe(fixturesOnly);
     expect((await request(second.app).post('/__admin/reset?to=yesterday')).status).toBe(400);
+  });
+});
+
+describe('side data in the journal: each write records the values it set or removed', () => {
+  const ORDERS = 'acme_snowflake.ecommerce_dw.sales.fact_orders';
+
+  it('a profiler config set through the API survives a restart, and so does its removal', async () => {
+    const file = newFile();
+    const token = await signToken({ user: 'admin', role: 'Admin' });
+    const first = await createApp({ fixtures: 'default', dataFile: file });
+    const id = first.ctx.store.getByFqn('table', ORDERS)!.entity.id;
+    const config = `/api/v1/tables/${id}/profilerConfig`;
+    const set = await request(first.app).put(config).set('Authorization', `Bearer ${token}`).send({ profileSample: 42, profileSampleType: 'PERCENTAGE' });
+    expect(set.status).toBe(200);
+    // The answer waited for the record: one value, not the whole side data, and no entity.
+    expect(records(journalPath(file)).at(-1)).toMatchObject({
+      side: [{ group: 'tables', field: 'profilerConfig', id, value: { profileSample: 42, profileSampleType: 'PERCENTAGE' } }],
+    });
+    expect(records(journalPath(file)).at(-1)?.put).toBeUndefined();
+
+    const second = await createApp({ fixtures: 'none', dataFile: file });
+    const kept = await request(second.app).get(config).set('Authorization', `Bearer ${token}`);
+    expect(kept.body).toEqual({ profileSample: 42, profileSampleType: 'PERCENTAGE' });
+    expect(exportState(second.ctx).sideData).toEqual(exportState(first.ctx).sideData);
+
+    expect((await request(second.app).delete(config).set('Authorization', `Bearer ${token}`)).status).toBeLessThan(300);
+    expect(records(journalPath(file)).at(-1)).toMatchObject({ side: [{ group: 'tables', field: 'profilerConfig', id }] });
+    const third = await createApp({ fixtures: 'none', dataFile: file });
+    expect((await request(third.app).get(config).set('Authorization', `Bearer ${token}`)).status).toBe(404);
+    // The rest of the table's side data is still there.
+    expect(exportState(third.ctx).sideData!.tables[id]!.tableProfiles).toHaveLength(5);
+  });
+
+  it('a hard-deleted table takes its side data out of the file too', async () => {
+    const file = newFile();
+    const token = await signToken({ user: 'admin', role: 'Admin' });
+    const first = await createApp({ fixtures: 'default', dataFile: file });
+    const id = first.ctx.store.getByFqn('table', ORDERS)!.entity.id;
+    expect((await request(first.app).delete(`/api/v1/tables/${id}?hardDelete=true&recursive=true`).set('Authorization', `Bearer ${token}`)).status).toBeLessThan(300);
+    const removed = records(journalPath(file))
+      .flatMap((r) => r.side ?? [])
+      .filter((c) => c.id === id);
+    expect(removed.map((c) => [c.field, 'value' in c])).toEqual(
+      expect.arrayContaining([
+        ['profilerConfig', false],
+        ['tableProfiles', false],
+      ]),
+    );
+
+    const second = await createApp({ fixtures: 'none', dataFile: file });
+    expect(second.ctx.store.get(id)).toBeUndefined();
+    expect(exportState(second.ctx).sideData!.tables[id]).toBeUndefined();
+    expect(exportState(second.ctx).sideData).toEqual(exportState(first.ctx).sideData);
+  });
+
+  it('a journal of an earlier version, with the whole side data in a record, still replays', async () => {
+    const file = newFile();
+    const { ctx } = await createApp({ fixtures: 'default' });
+    const state = exportState(ctx);
+    const sideData = structuredClone(state.sideData!);
+    const [testCaseId, runs] = Object.entries(sideData.testCaseResults)[0]!;
+    sideData.testCaseResults[testCaseId] = runs.slice(0, 2);
+    writeFileSync(file, JSON.stringify({ ...state, journalSeq: 0 }));
+    writeFileSync(journalPath(file), `${JSON.stringify({ seq: 1, sideData })}\n`);
+
+    const loaded = await createApp({ fixtures: 'none', dataFile: file });
+    expect(exportState(loaded.ctx).sideData!.testCaseResults[testCaseId]).toEqual(runs.slice(0, 2));
   });
 });

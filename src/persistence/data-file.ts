@@ -16,20 +16,7 @@
  * acknowledged, and is ignored. Start-up then writes a fresh snapshot and empties the journals, and
  * removes the temporary files a crash left behind.
  */
-import {
-  closeSync,
-  existsSync,
-  fdatasync,
-  fsyncSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, fdatasync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { CatalogContext } from '../domain/context.ts';
@@ -79,7 +66,7 @@ async function writeFileAtomicInBackground(path: string, content: string): Promi
 }
 
 /** Removes `<file>.<anything>.tmp` beside the data file: the temporary files of writes a crash interrupted. */
-export function removeTemporaryFiles(path: string): string[] {
+function removeTemporaryFiles(path: string): string[] {
   const dir = dirname(path);
   const prefix = `${basename(path)}.`;
   const removed: string[] = [];
@@ -93,7 +80,7 @@ export function removeTemporaryFiles(path: string): string[] {
 }
 
 /** The complete records of a journal file with their line numbers; an unterminated last line (a torn append) is left out. */
-export function readJournal(file: string): { record: ChangeRecord; line: number }[] {
+function readJournal(file: string): { record: ChangeRecord; line: number }[] {
   if (!existsSync(file)) return [];
   const lines = readFileSync(file, 'utf8').split('\n');
   lines.pop(); // after the last newline: empty, or the torn tail of an append a crash interrupted
@@ -221,7 +208,9 @@ export function createPersister(ctx: CatalogContext, path: string, loaded: DataF
         unlinkSync(oldJournal);
         compacting = false;
       })
-      .catch((error: unknown) => log(`catalog-kit: could not compact the data file ${path} (the journal keeps every change): ${error instanceof Error ? error.message : String(error)}`));
+      .catch((error: unknown) =>
+        log(`catalog-kit: could not compact the data file ${path} (the journal keeps every change): ${error instanceof Error ? error.message : String(error)}`),
+      );
   };
 
   /** Appends the changes made so far as one record; returns whether there was one. */

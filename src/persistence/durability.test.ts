@@ -96,79 +96,86 @@ async function call(api: string, method: string, route: string, body?: unknown):
 }
 
 describe('--data survives SIGKILL during concurrent writes', () => {
-  it(`keeps every answered create over ${ROUNDS} kill/restart rounds`, async () => {
-    // A fixed seed by default, so a run is repeatable; DURABILITY_SEED picks another.
-    const seed = Number(process.env.DURABILITY_SEED ?? 20_261_123);
-    const random = prng(seed);
-    const answered: string[] = [];
-    const unanswered: string[] = [];
-    let server = await start(dataFile);
-    try {
-      for (let round = 0; round < ROUNDS; round++) {
-        const service = `s${round}`;
-        const created = await call(server.api, 'POST', '/v1/services/storageServices', { name: service, serviceType: 'S3', connection: { config: { type: 'S3' } } });
-        expect(created.status, `seed ${seed}`).toBe(201);
-        answered.push(`storageService:${service}`);
+  it(
+    `keeps every answered create over ${ROUNDS} kill/restart rounds`,
+    async () => {
+      // A fixed seed by default, so a run is repeatable; DURABILITY_SEED picks another.
+      const seed = Number(process.env.DURABILITY_SEED ?? 20_261_123);
+      const random = prng(seed);
+      const answered: string[] = [];
+      const unanswered: string[] = [];
+      let server = await start(dataFile);
+      try {
+        for (let round = 0; round < ROUNDS; round++) {
+          const service = `s${round}`;
+          const created = await call(server.api, 'POST', '/v1/services/storageServices', { name: service, serviceType: 'S3', connection: { config: { type: 'S3' } } });
+          expect(created.status, `seed ${seed}`).toBe(201);
+          answered.push(`storageService:${service}`);
 
-        let next = 0;
-        let stopped = false;
-        const worker = async () => {
-          while (!stopped) {
-            const fqn = `${service}.c-${next++}`;
-            unanswered.push(fqn);
-            try {
-              const result = await call(server.api, 'POST', '/v1/containers', { name: fqn.slice(service.length + 1), service });
-              if (result.status !== 201) throw new Error(`create ${fqn}: ${result.status} ${JSON.stringify(result.body)} (seed ${seed})`);
-              unanswered.splice(unanswered.indexOf(fqn), 1);
+          let next = 0;
+          let stopped = false;
+          const worker = async () => {
+            while (!stopped) {
+              const fqn = `${service}.c-${next++}`;
+              unanswered.push(fqn);
+              try {
+                const result = await call(server.api, 'POST', '/v1/containers', { name: fqn.slice(service.length + 1), service });
+                if (result.status !== 201) throw new Error(`create ${fqn}: ${result.status} ${JSON.stringify(result.body)} (seed ${seed})`);
+                unanswered.splice(unanswered.indexOf(fqn), 1);
+                answered.push(`container:${fqn}`);
+              } catch (error) {
+                if (stopped) return; // the connection died with the server: this create stays unanswered
+                throw error;
+              }
+            }
+          };
+          const workers = Array.from({ length: IN_FLIGHT }, worker);
+          await new Promise((resolve) => setTimeout(resolve, 30 + random() * 250));
+          stopped = true;
+          await kill(server.child);
+          await Promise.all(workers);
+
+          // The files as the crash left them load in-process with the same loader, into a sound store.
+          const copy = path.join(dir, `crashed-${round}`);
+          mkdirSync(copy);
+          for (const name of readdirSync(dir)) if (name.startsWith('state.json')) cpSync(path.join(dir, name), path.join(copy, name));
+          const fresh = await createApp({ fixtures: 'none' });
+          expect(loadDataFile(fresh.ctx, path.join(copy, 'state.json')), `seed ${seed}`).not.toBe(false);
+          expect(checkIntegrity(fresh.ctx.store), `seed ${seed}`).toEqual([]);
+
+          server = await start(dataFile);
+          expect(
+            readdirSync(dir).filter((name) => name.endsWith('.tmp')),
+            `seed ${seed}`,
+          ).toEqual([]);
+          for (const key of answered) {
+            const [kind, fqn] = key.split(':') as [string, string];
+            const route = kind === 'container' ? `/v1/containers/name/${fqn}` : `/v1/services/storageServices/name/${fqn}`;
+            const got = await call(server.api, 'GET', route);
+            expect(got.status, `${key} was answered 201 but is gone after the restart (seed ${seed})`).toBe(200);
+          }
+          for (const fqn of unanswered.splice(0)) {
+            const got = await call(server.api, 'GET', `/v1/containers/name/${fqn}`);
+            expect([200, 404], `seed ${seed}`).toContain(got.status);
+            if (got.status === 200) {
+              expect(got.body, `${fqn} is half there (seed ${seed})`).toMatchObject({ name: fqn.split('.')[1], fullyQualifiedName: fqn, version: 0.1, service: { name: service } });
               answered.push(`container:${fqn}`);
-            } catch (error) {
-              if (stopped) return; // the connection died with the server: this create stays unanswered
-              throw error;
             }
           }
-        };
-        const workers = Array.from({ length: IN_FLIGHT }, worker);
-        await new Promise((resolve) => setTimeout(resolve, 30 + random() * 250));
-        stopped = true;
-        await kill(server.child);
-        await Promise.all(workers);
-
-        // The files as the crash left them load in-process with the same loader, into a sound store.
-        const copy = path.join(dir, `crashed-${round}`);
-        mkdirSync(copy);
-        for (const name of readdirSync(dir)) if (name.startsWith('state.json')) cpSync(path.join(dir, name), path.join(copy, name));
-        const fresh = await createApp({ fixtures: 'none' });
-        expect(loadDataFile(fresh.ctx, path.join(copy, 'state.json')), `seed ${seed}`).not.toBe(false);
-        expect(checkIntegrity(fresh.ctx.store), `seed ${seed}`).toEqual([]);
-
-        server = await start(dataFile);
-        expect(readdirSync(dir).filter((name) => name.endsWith('.tmp')), `seed ${seed}`).toEqual([]);
-        for (const key of answered) {
-          const [kind, fqn] = key.split(':') as [string, string];
-          const route = kind === 'container' ? `/v1/containers/name/${fqn}` : `/v1/services/storageServices/name/${fqn}`;
-          const got = await call(server.api, 'GET', route);
-          expect(got.status, `${key} was answered 201 but is gone after the restart (seed ${seed})`).toBe(200);
-        }
-        for (const fqn of unanswered.splice(0)) {
-          const got = await call(server.api, 'GET', `/v1/containers/name/${fqn}`);
-          expect([200, 404], `seed ${seed}`).toContain(got.status);
-          if (got.status === 200) {
-            expect(got.body, `${fqn} is half there (seed ${seed})`).toMatchObject({ name: fqn.split('.')[1], fullyQualifiedName: fqn, version: 0.1, service: { name: service } });
-            answered.push(`container:${fqn}`);
+          const listed = await call(server.api, 'GET', `/v1/containers?service=${service}&limit=1000000`);
+          expect(listed.status, `seed ${seed}`).toBe(200);
+          for (const item of listed.body.data as { fullyQualifiedName: string }[]) {
+            expect(answered, `${item.fullyQualifiedName} is listed but GET does not find it (seed ${seed})`).toContain(`container:${item.fullyQualifiedName}`);
           }
         }
-        const listed = await call(server.api, 'GET', `/v1/containers?service=${service}&limit=1000000`);
-        expect(listed.status, `seed ${seed}`).toBe(200);
-        for (const item of listed.body.data as { fullyQualifiedName: string }[]) {
-          expect(answered, `${item.fullyQualifiedName} is listed but GET does not find it (seed ${seed})`).toContain(`container:${item.fullyQualifiedName}`);
-        }
+      } catch (error) {
+        process.stderr.write(`durability.test.ts failed with seed ${seed} (DURABILITY_SEED=${seed} replays it)\n`);
+        throw error;
+      } finally {
+        await kill(server.child);
       }
-    } catch (error) {
-      process.stderr.write(`durability.test.ts failed with seed ${seed} (DURABILITY_SEED=${seed} replays it)\n`);
-      throw error;
-    } finally {
-      await kill(server.child);
-    }
-    expect(answered.filter((key) => key.startsWith('container:')).length).toBeGreaterThan(ROUNDS);
-  }, 20_000 + ROUNDS * 4_000);
+      expect(answered.filter((key) => key.startsWith('container:')).length).toBeGreaterThan(ROUNDS);
+    },
+    20_000 + ROUNDS * 4_000,
+  );
 });

@@ -10,7 +10,9 @@ import type { Persister } from './data-file.ts';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export function durableWrites(persister: Persister): RequestHandler {
+/** Holds the answers of writes until they are durable; without a persister (no `--data`), passes every request on. */
+export function durableWrites(persister: Persister | undefined): RequestHandler {
+  if (!persister) return (_req, _res, next) => next();
   return (req, res, next) => {
     if (!WRITE_METHODS.has(req.method)) return next();
     const end = res.end as (...args: unknown[]) => Response;

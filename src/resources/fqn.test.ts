@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addToFqn, quoteName, splitFqn } from './fqn.ts';
 
-describe('fully qualified names (observed OpenMetadata §6)', () => {
+describe('fully qualified names (docs/behaviour.md "Fully qualified names")', () => {
   it('quotes a name only when it contains a dot', () => {
     expect(quoteName('raw_events')).toBe('raw_events');
     expect(quoteName('with space/and slash')).toBe('with space/and slash');

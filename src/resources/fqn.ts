@@ -1,5 +1,5 @@
 /**
- * Fully qualified names (contract "Common rules" 3; observed OpenMetadata §6, FullyQualifiedName.java).
+ * Fully qualified names (docs/behaviour.md "Fully qualified names"; OpenMetadata's FullyQualifiedName.java).
  * A part that contains a dot is wrapped in double quotes; a name containing a double quote is invalid.
  */
 import { CatalogError } from '../domain/errors.ts';

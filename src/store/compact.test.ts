@@ -4,9 +4,19 @@ import { compactEntity, flatString } from './compact.ts';
 
 const service = { id: '6f1c0e3e-0000-4000-8000-000000000001', type: 'storageService', name: 'svc', fullyQualifiedName: 'svc', deleted: false };
 const container = (name: string): Entity =>
-  ({ id: `id-${name}`, name, fullyQualifiedName: `svc.${name}`, version: 0.1, deleted: false, owners: [], tags: [], votes: { upVotes: 0, downVotes: 0, upVoters: [], downVoters: [] }, service: { ...service } }) as unknown as Entity;
+  ({
+    id: `id-${name}`,
+    name,
+    fullyQualifiedName: `svc.${name}`,
+    version: 0.1,
+    deleted: false,
+    owners: [],
+    tags: [],
+    votes: { upVotes: 0, downVotes: 0, upVoters: [], downVoters: [] },
+    service: { ...service },
+  }) as unknown as Entity;
 
-describe('a stored entity is kept compact (issue 7 memory)', () => {
+describe('a stored entity is kept compact (memory per entity, docs/performance.md)', () => {
   it('compactEntity_anyEntity_keepsTheSameJson', () => {
     const entity = container('a');
     expect(JSON.stringify(compactEntity(entity))).toBe(JSON.stringify(entity));

@@ -5,6 +5,9 @@ import { signToken } from '../auth/tokens.ts';
 import type { Entity } from '../domain/entity.ts';
 import { EntityStore, type StoredEntity } from './entity-store.ts';
 import { checkIntegrity } from './integrity.ts';
+import { sideValue } from './side-data.ts';
+
+const LABEL = sideValue<{ text: string }>({ group: 'containerLabels', owner: 'container', schema: 'Label' });
 
 let n = 0;
 function entity(fqn: string, extra: Record<string, unknown> = {}): Entity {
@@ -49,7 +52,11 @@ describe('checkIntegrity: a sound store passes', () => {
   it('the state the server builds through its API (creates, recursive delete, restore, votes) has no problems', async () => {
     const { app, ctx } = await createApp({ log: () => {} });
     const auth = `Bearer ${await signToken({ user: 'admin', role: 'Admin' })}`;
-    const api = (method: 'post' | 'put' | 'delete', path: string, body?: unknown) => request(app)[method](`/api/v1${path}`).set('Authorization', auth).send(body as object);
+    const api = (method: 'post' | 'put' | 'delete', path: string, body?: unknown) =>
+      request(app)
+        [method](`/api/v1${path}`)
+        .set('Authorization', auth)
+        .send(body as object);
     await api('post', '/services/storageServices', { name: 's', serviceType: 'CustomStorage', connection: { config: { type: 'CustomStorage' } } }).expect(201);
     const c = (await api('post', '/containers', { name: 'c', service: 's' }).expect(201)).body as Entity;
     await api('post', '/containers', { name: 'n', service: 's', parent: { id: c.id, type: 'container' } }).expect(201);
@@ -93,10 +100,7 @@ describe('checkIntegrity: a corrupted store is caught', () => {
   it('a deleted flag set without the store knowing breaks the deleted count', () => {
     const { store, nested } = tree();
     nested.entity = { ...nested.entity, deleted: true };
-    expect(checkIntegrity(store)).toEqual([
-      'deleted count: container counts 0 deleted, the data has 1',
-      'deleted index: holds 0 entries for 1 deleted entities (stale entries)',
-    ]);
+    expect(checkIntegrity(store)).toEqual(['deleted count: container counts 0 deleted, the data has 1', 'deleted index: holds 0 entries for 1 deleted entities (stale entries)']);
   });
 
   it('a stray ordered key is caught, by kind and in the totals', () => {
@@ -124,6 +128,17 @@ describe('checkIntegrity: a corrupted store is caught', () => {
     expect(checkIntegrity(store)).toEqual([
       expect.stringMatching(/^followers: container svc\.c .* lists a follower twice/),
       expect.stringMatching(/^votes: container svc\.c .* counts 2 up \/ 0 down for 1 \/ 0 voters/),
+    ]);
+  });
+  it('side data beside an entity that is not stored, or of another type, is caught; beside its own entity it is sound', () => {
+    const { store, container, service } = tree();
+    store.setSide(LABEL, container.entity.id, { text: 'fine' });
+    expect(checkIntegrity(store)).toEqual([]);
+    store.setSide(LABEL, service.entity.id, { text: 'wrong owner' });
+    store.setSide(LABEL, '22222222-2222-4222-8222-222222222222', { text: 'nobody' });
+    expect(checkIntegrity(store)).toEqual([
+      `side data: containerLabels holds a value for ${service.entity.id}, which is not a stored container (it is a storageService)`,
+      'side data: containerLabels holds a value for 22222222-2222-4222-8222-222222222222, which is not a stored container',
     ]);
   });
 });

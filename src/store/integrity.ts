@@ -1,5 +1,5 @@
 /**
- * The integrity check of the entity store (issue 8 "Soak"; DESIGN.md "Entity store"): the data and
+ * The integrity check of the entity store (run by the soak test, src/robustness/soak.ts): the data and
  * every index agree, and the tree is whole. A pure function over the store's public methods: it
  * reads, never writes, and returns one line per problem (an empty list means the state is sound).
  *
@@ -10,10 +10,12 @@
  * - the parent→children index is exactly the set of `parentId` links (recursive delete/restore);
  * - every child's parent exists, and a live child never sits under a soft-deleted parent
  *   (contract "Delete and restore" rules 1–4: a recursive delete takes the subtree along);
- * - `deletedBy` names an existing, deleted ancestor of a deleted entity (observed §1.5, §4: restore
+ * - `deletedBy` names an existing, deleted ancestor of a deleted entity (docs/behaviour.md "Restore":
  *   brings back what that delete took);
  * - the deleted counters equal the number of deleted entities per kind;
- * - followers and votes are consistent (contract "Followers and votes"; observed §1.6–1.7).
+ * - followers and votes are consistent (docs/behaviour.md "Followers and votes");
+ * - side data is kept only beside a stored entity of its area's owner type (it goes with the
+ *   entity, src/store/side-data.ts).
  */
 import type { EntityReference, Votes } from '../domain/entity.ts';
 import type { EntityStore, StoredEntity } from './entity-store.ts';
@@ -41,6 +43,10 @@ export function checkIntegrity(store: EntityStore): string[] {
   }
   for (const [type, list] of byType) checkKind(store, type, list, problems);
   checkTotals(store, entities, problems);
+  for (const { area, id } of store.sideEntries()) {
+    const owner = store.get(id);
+    if (owner?.type !== area.owner) problems.push(`side data: ${area.key} holds a value for ${id}, which is not a stored ${area.owner}${owner ? ` (it is a ${owner.type})` : ''}`);
+  }
   return problems;
 }
 

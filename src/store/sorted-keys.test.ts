@@ -4,7 +4,13 @@ import { SortedKeys, sortKey } from './sorted-keys.ts';
 describe('SortedKeys', () => {
   it('keeps entries in FQN order whatever the insertion order, and removes exactly one', () => {
     const keys = new SortedKeys();
-    for (const [fqn, id] of [['s.c', '3'], ['s.a', '1'], ['t.a', '4'], ['s.b', '2']] as const) keys.insert(fqn, id);
+    for (const [fqn, id] of [
+      ['s.c', '3'],
+      ['s.a', '1'],
+      ['t.a', '4'],
+      ['s.b', '2'],
+    ] as const)
+      keys.insert(fqn, id);
     expect([0, 1, 2, 3].map((i) => keys.at(i)?.id)).toEqual(['1', '2', '3', '4']);
     keys.remove('s.b', '2');
     keys.remove('s.b', 'missing');

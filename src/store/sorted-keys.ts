@@ -1,6 +1,6 @@
 /**
  * Keys of one kind kept in FQN order (ties broken by id), so that a list page starts with a
- * binary search instead of a scan (DESIGN.md: paging costs O(page), not O(collection)). Ordering
+ * binary search instead of a scan (paging costs O(page), not O(collection)). Ordering
  * by FQN also keeps each service's (database's, collection's...) entities contiguous, which turns
  * the `service=`/`database=` list filters into range reads.
  */
@@ -17,7 +17,7 @@ export function sortKey(fqn: string, id: string): string {
 
 /**
  * Only the key strings are kept (flat, see compact.ts): an entry object per entity and a key built
- * of joined pieces cost ~120 bytes per entity more (issue 7 memory). The id is cut from the key
+ * of joined pieces cost ~120 bytes per entity more (docs/performance.md). The id is cut from the key
  * when an entry is read, which only list pages do, a page at a time.
  */
 export class SortedKeys {

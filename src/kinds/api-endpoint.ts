@@ -1,0 +1,8 @@
+/** Endpoints of an API collection (`<service>.<collection>.<endpoint>`). */
+import { serviceAsset } from './shapes.ts';
+
+export const apiEndpoint = serviceAsset('apiEndpoint', 'apiEndpoints', 'ApiEndpoint', 'apiService', {
+  parents: [{ field: 'apiCollection', inherit: ['service', 'serviceType'] }],
+  refFields: { apiCollection: { kinds: ['apiCollection'], by: 'fqn' } },
+  prefixFilters: ['apiCollection'],
+});

@@ -1,0 +1,4 @@
+/** API services: the root of their assets, FQN = name (docs/behaviour.md "Services"). */
+import { service } from './shapes.ts';
+
+export const apiService = service('apiService', 'apiServices', 'ApiService');

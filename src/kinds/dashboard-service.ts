@@ -1,0 +1,4 @@
+/** Dashboard services: the root of their assets, FQN = name (docs/behaviour.md "Services"). */
+import { service } from './shapes.ts';
+
+export const dashboardService = service('dashboardService', 'dashboardServices', 'DashboardService');

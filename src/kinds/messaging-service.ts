@@ -1,0 +1,4 @@
+/** Messaging services: the root of their assets, FQN = name (docs/behaviour.md "Services"). */
+import { service } from './shapes.ts';
+
+export const messagingService = service('messagingService', 'messagingServices', 'MessagingService');

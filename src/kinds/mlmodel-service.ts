@@ -1,0 +1,4 @@
+/** ML model services: the root of their assets, FQN = name (docs/behaviour.md "Services"). */
+import { service } from './shapes.ts';
+
+export const mlmodelService = service('mlmodelService', 'mlmodelServices', 'MlModelService');

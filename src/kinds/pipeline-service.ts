@@ -1,0 +1,4 @@
+/** Pipeline services: the root of their assets, FQN = name (docs/behaviour.md "Services"). */
+import { service } from './shapes.ts';
+
+export const pipelineService = service('pipelineService', 'pipelineServices', 'PipelineService');

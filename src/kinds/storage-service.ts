@@ -1,0 +1,4 @@
+/** Storage (object store) services: the root of their assets, FQN = name (docs/behaviour.md "Services"). */
+import { service } from './shapes.ts';
+
+export const storageService = service('storageService', 'storageServices', 'StorageService');

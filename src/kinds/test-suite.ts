@@ -1,0 +1,4 @@
+/** Test suites: named groups of test cases. */
+import { governed } from './shapes.ts';
+
+export const testSuite = governed('testSuite', 'dataQuality/testSuites', 'TestSuite', { relationshipFields: ['tests'] });
