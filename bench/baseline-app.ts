@@ -1,5 +1,5 @@
 /**
- * The baseline of issue 7: the same container routes as the reference server (create, get by id and
+ * The baseline of `npm run bench` (docs/performance.md): the same container routes as the reference server (create, get by id and
  * by name, upsert, list page with `after`, soft delete, restore) in plain express 5 with a plain Map
  * store — no OpenAPI validation, no authentication, no authorisation. It answers the same statuses
  * and roughly the same bodies, so a ratio against it is the cost of the reference's extra work.

@@ -1,5 +1,5 @@
 /**
- * The conformance suite's own speed (issue 7 item 5): requests per second it drives against the
+ * The conformance suite's own speed (docs/performance.md, "What one run does" step 4): requests per second it drives against the
  * local reference server, counted by the server, with the CPU time each side spent (which side
  * bounds the run). Uses `conformMain` of conformance/cli.ts when it exists; otherwise says why not.
  */

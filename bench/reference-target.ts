@@ -7,11 +7,10 @@ import type { CatalogContext } from '../src/domain/context.ts';
 import type { CreateRequest } from '../src/domain/entity.ts';
 import { createEntity } from '../src/domain/lifecycle.ts';
 import { encodeCursor } from '../src/domain/listing.ts';
-import { resourceByType } from '../src/resources/resource-table.ts';
 import { startServer } from '../src/server.ts';
 import { sortKey } from '../src/store/sorted-keys.ts';
 
-export const SCALE_SERVICE = 'bench';
+const SCALE_SERVICE = 'bench';
 
 export async function startReference(fixturesOption: string | undefined, dataFile?: string) {
   const running = await startServer({ port: 0, host: '127.0.0.1', ...(dataFile ? { dataFile } : {}) });
@@ -19,7 +18,7 @@ export async function startReference(fixturesOption: string | undefined, dataFil
   return { server: running.server as Server, fixtures, grow: (to: number, sample: number) => grow(running.ctx, to, sample) };
 }
 
-/** Loads the demo catalog with the fixture loader of issue 6 (reports, rather than fails, if it cannot). */
+/** Loads the demo catalog with the fixture loader, src/fixtures/load-fixtures.ts (reports, rather than fails, if it cannot). */
 async function loadFixturesIfAny(ctx: CatalogContext, option: string): Promise<string> {
   try {
     const { loadFixtures, resolveFixturesDir } = await import('../src/fixtures/load-fixtures.ts');
@@ -38,9 +37,9 @@ async function loadFixturesIfAny(ctx: CatalogContext, option: string): Promise<s
  * collection (cursors as the list endpoint hands them out).
  */
 function grow(ctx: CatalogContext, to: number, sample: number) {
-  const def = resourceByType('container');
+  const def = ctx.kinds.of('container');
   if (!ctx.store.getByFqn('storageService', SCALE_SERVICE)) {
-    createEntity(ctx, resourceByType('storageService'), { name: SCALE_SERVICE, serviceType: 'S3', connection: { config: { type: 'S3' } } } as CreateRequest, 'admin');
+    createEntity(ctx, ctx.kinds.of('storageService'), { name: SCALE_SERVICE, serviceType: 'S3', connection: { config: { type: 'S3' } } } as CreateRequest, 'admin');
   }
   for (let n = ctx.store.count('container'); n < to; n++) {
     const request = { name: `scale-${String(n).padStart(6, '0')}`, service: SCALE_SERVICE, description: `Container number ${n} of the scale test` };

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 7): the reference server against a plain-express baseline on loopback,
+ * `npm run bench` (docs/performance.md): the reference server against a plain-express baseline on loopback,
  * then memory and scale, cold start and the conformance suite's speed. Writes
  * bench/results/latest.json. `--help` lists the options; `--cpu-prof` profiles the reference under
  * one scenario instead.

@@ -1,5 +1,5 @@
 /**
- * Memory and scale (issue 7 item 2): the reference server, in a process run with --expose-gc,
+ * Memory and scale (docs/performance.md, "What one run does" step 2): the reference server, in a process run with --expose-gc,
  * grows to 1,000 and then 100,000 containers. Containers are added with `createEntity`, the domain
  * function the POST handler calls after validation (HTTP would take minutes and stores exactly the
  * same objects). Heap per stored entity = heap growth after a full GC ÷ containers added; it counts

@@ -1,5 +1,5 @@
 /**
- * The scenarios of issue 7 item 1. A scenario is a cycle of steps; autocannon replays the cycle on
+ * The load scenarios of docs/performance.md ("What one run does" step 1). A scenario is a cycle of steps; autocannon replays the cycle on
  * every connection (one step per request, `setupRequest` building each one fresh, so bodies and
  * names are unique), and the correctness check sends one cycle with fetch before any timing.
  * Steps of one cycle share a context object (the delete step leaves the id for the restore step).
@@ -17,7 +17,7 @@ export interface Step {
   verify?: (body: unknown) => string | undefined;
 }
 
-export type StepFn = (cycle: Record<string, unknown>) => Step;
+type StepFn = (cycle: Record<string, unknown>) => Step;
 
 export interface Scenario {
   name: string;

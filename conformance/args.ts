@@ -1,4 +1,4 @@
-/** Command-line arguments of `catalog-kit conform` (DESIGN.md "Command-line interface"). */
+/** Command-line arguments of `catalog-kit conform` (README.md "Command line"). */
 import { isProfile, PROFILES, type Profile } from './profiles.ts';
 import { isRuleId, RULE_IDS } from './rules.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 6: `catalog-kit conform` against a target in bad shape — down, slow, silent, HTML,
+ * `catalog-kit conform` against a target in bad shape — down, slow, silent, HTML,
  * garbage, 500s, dropped connections — ends with a clear message and the right exit code: 2 when the
  * target cannot be tested (connection, usage, not this API), 1 when it answers but breaks rules.
  * Never a stack trace, never a hang. Fake targets are loopback servers (127.0.0.1, port 0).

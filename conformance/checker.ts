@@ -81,11 +81,6 @@ export class Checker {
     return this.active.has(ruleId);
   }
 
-  /** Any of these rules is active. */
-  anyActive(...ruleIds: string[]): boolean {
-    return ruleIds.some((id) => this.active.has(id));
-  }
-
   /**
    * Checks `ok` for `ruleId`. Returns `ok` when the rule is inactive (nothing recorded);
    * records a pass, or throws a RuleViolation, when it is active.
@@ -115,7 +110,7 @@ export class Checker {
   }
 }
 
-export function truncate(text: string, max = 300): string {
+function truncate(text: string, max = 300): string {
   const flat = text.replace(/\s+/g, ' ');
   return flat.length > max ? `${flat.slice(0, max)}…` : flat || '(no body)';
 }

@@ -4,7 +4,7 @@
  */
 import { DEFAULT_TIMEOUT_MS, describeFailure, readLimited, TransportError } from './transport.ts';
 
-export { DEFAULT_TIMEOUT_MS, TransportError } from './transport.ts';
+export { TransportError } from './transport.ts';
 export type { TransportFailure } from './transport.ts';
 
 /** Which credentials a request carries. `invalid:*` tokens are built by the suite itself. */

@@ -1,6 +1,6 @@
 /**
  * The entity kinds the suite drives, with the create bodies every implementation accepts
- * (custom service types, observed OpenMetadata's required fields for kinds the contract leaves open).
+ * (custom service types, OpenMetadata's required fields for kinds the contract leaves open).
  */
 export type KindId =
   | 'storageService'
@@ -22,7 +22,7 @@ export type KindId =
   | 'databaseSchema'
   | 'table';
 
-export type KindRole = 'service' | 'classification' | 'child';
+type KindRole = 'service' | 'classification' | 'child';
 
 export interface Kind {
   id: KindId;
@@ -161,7 +161,7 @@ export const KINDS: Readonly<Record<KindId, Kind>> = {
     followable: false,
     votable: false,
   },
-  // Used by the table scenarios only (create endpoints observed, not in the contract).
+  // Used by the table scenarios only (create endpoints from OpenMetadata, not in the contract).
   databaseSchema: {
     id: 'databaseSchema',
     path: '/v1/databaseSchemas',
@@ -203,7 +203,7 @@ export const DRIVEN_KINDS: readonly KindId[] = [
   'apiCollection',
 ];
 
-/** Quote a name part the way fully qualified names do (observed §6): wrap it in quotes when it has a dot. */
+/** Quote a name part the way fully qualified names do (docs/behaviour.md "Fully qualified names"): wrap it in quotes when it has a dot. */
 export function quoteName(name: string): string {
   return name.includes('.') ? `"${name}"` : name;
 }

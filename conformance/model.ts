@@ -8,7 +8,7 @@ import type { Kind } from './kinds.ts';
  * `limbo`: the entity exists but the contract leaves its state open after what happened
  * (e.g. children of an entity restored by PUT); a read resolves it.
  */
-export type EntityState = 'active' | 'deleted' | 'gone' | 'limbo';
+type EntityState = 'active' | 'deleted' | 'gone' | 'limbo';
 
 export type Vote = 'votedUp' | 'votedDown' | 'unVoted';
 
@@ -81,11 +81,6 @@ export class Model {
   ancestorsActive(entity: ModelEntity): boolean {
     for (let p = entity.parent; p; p = p.parent) if (p.state !== 'active') return false;
     return true;
-  }
-
-  /** Root entities (services, classifications) that still exist, for cleanup. */
-  roots(): ModelEntity[] {
-    return this.entities.filter((e) => e.parent === null && e.state !== 'gone');
   }
 }
 

@@ -8,7 +8,7 @@ import { createBody, KINDS, quoteName, type Kind } from './kinds.ts';
 import type { Model, ModelEntity } from './model.ts';
 import type { Session } from './session.ts';
 
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function expectedFqn(kind: Kind, name: string, parent: ModelEntity | null): string {
   if (kind.role !== 'child' || !parent) return quoteName(name);

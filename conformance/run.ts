@@ -37,7 +37,7 @@ export interface ConformanceOptions {
   phases?: { scenarios?: boolean; random?: boolean };
 }
 
-export const DEFAULT_RUNS = 25;
+const DEFAULT_RUNS = 25;
 
 export { TargetError } from './probe.ts';
 export type { ConformanceReport } from './report/model.ts';

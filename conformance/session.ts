@@ -140,7 +140,7 @@ export class Session {
     return ex;
   }
 
-  /** Checks that an error response has the body DESIGN.md "Errors" fixes (rule errors.body-shape). */
+  /** Checks that an error response has the body docs/behaviour.md "Errors" fixes (rule errors.body-shape). */
   errorBody(ex: Exchange): boolean {
     const body = asObject(ex.json);
     const problems: string[] = [];
@@ -150,12 +150,12 @@ export class Session {
       if (body.code !== ex.status) problems.push(`code ${JSON.stringify(body.code)} is not the status ${ex.status}`);
       if (typeof body.message !== 'string') problems.push('no message');
       const wanted = ERROR_TYPES[ex.status];
-      if (this.ctx.exp.errorTypeRequired && wanted && body.errorType !== wanted) {
+      if (this.ctx.exp.errorTypeInBody && wanted && body.errorType !== wanted) {
         problems.push(`errorType ${JSON.stringify(body.errorType)} instead of ${wanted}`);
       }
       if (body.errorType !== undefined && typeof body.errorType !== 'string') problems.push('errorType is not a string');
     }
-    const expected = this.ctx.exp.errorTypeRequired
+    const expected = this.ctx.exp.errorTypeInBody
       ? `an error body {code: ${ex.status}, errorType: ${ERROR_TYPES[ex.status] ?? '<type>'}, message}`
       : `an error body {code: ${ex.status}, message}`;
     return this.checker.check('errors.body-shape', problems.length === 0, expected, () => problems.join('; '), ex);

@@ -1,7 +1,7 @@
 /**
  * What can go wrong between the suite and a target before there is an answer to check: refused,
  * closed, too slow, not HTTP, endless. Each is an exit 2 ("cannot test this target"), never a
- * rule failure, a stack trace or a hang (issue 8 item 6).
+ * rule failure, a stack trace or a hang (conformance/README.md lists the messages).
  */
 
 /** Why a request got no usable answer; probe.ts turns it into advice. */
@@ -22,7 +22,7 @@ export class TransportError extends Error {
 /** Per-request time limit when --timeout is not given. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Larger answers are not this API (a page of a list is kilobytes): stop reading, exit 2. */
-export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** A fetch failure in words: the error codes of undici and Node, with what they mean. */
 export function describeFailure(err: unknown, timeoutMs: number): { failure: TransportFailure; reason: string } {

@@ -1,5 +1,5 @@
 /**
- * Every endpoint of the contract (contract/metadata-catalog-interface.md, "Endpoints" and
+ * Every endpoint of the contract (the interface specification's sections "Endpoints" and
  * "Limits") is in the OpenAPI document, with its parameters, required body fields, enums and
  * documented statuses. The table below is written from the contract by hand; a missing endpoint
  * fails the test and is named.

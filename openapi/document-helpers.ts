@@ -18,7 +18,7 @@ export type Bundled = Json & {
 };
 
 const DOC = path.join(path.dirname(fileURLToPath(import.meta.url)), 'openapi.yaml');
-export const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 export async function loadBundled(): Promise<Bundled> {
   return (await SwaggerParser.bundle(DOC)) as unknown as Bundled;

@@ -146,10 +146,10 @@ afterAll(async () => {
 }, STEP_TIMEOUT_MS);
 
 describe('the tarball ships only the build', () => {
-  it('holds package.json, README.md and dist/ only: no sources but declarations, no tests', () => {
-    expect(packedFiles).toContain('package.json');
-    expect(packedFiles).toContain('README.md');
-    expect(packedFiles.filter((f) => f !== 'package.json' && f !== 'README.md' && !f.startsWith('dist/'))).toEqual([]);
+  it('holds package.json, README.md, docs/behaviour.md and dist/ only: no sources but declarations, no tests', () => {
+    const docs = ['package.json', 'README.md', 'docs/behaviour.md'];
+    for (const doc of docs) expect(packedFiles).toContain(doc);
+    expect(packedFiles.filter((f) => !docs.includes(f) && !f.startsWith('dist/'))).toEqual([]);
     expect(packedFiles.filter((f) => /\.(ts|mts|cts)$/.test(f) && !/\.d\.ts$/.test(f))).toEqual([]);
     expect(packedFiles.filter((f) => /\.test\.|(^|\/)(robustness|security)\//.test(f))).toEqual([]);
   });

@@ -12,7 +12,7 @@ export const BAD_TOKENS: readonly BadToken[] = ['none', 'garbage', 'tampered', '
 const b64url = (s: string) => Buffer.from(s).toString('base64url');
 
 /** Builds the Authorization header of a deliberately invalid token from the admin token. */
-export function badAuth(variant: BadToken, adminToken: string): AuthMode {
+function badAuth(variant: BadToken, adminToken: string): AuthMode {
   const [header = '', payload = '', signature = ''] = adminToken.split('.');
   let claims: Record<string, unknown> = {};
   try {

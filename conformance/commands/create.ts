@@ -43,7 +43,7 @@ export class CreateCommand extends BaseCommand {
 }
 
 /** The rule a duplicate POST of `e` falls under, by scope. */
-export function duplicateRule(e: ModelEntity): string {
+function duplicateRule(e: ModelEntity): string {
   if (e.kind.role === 'service') return 'uniqueness.duplicate-post-409-service';
   if (e.kind.role === 'classification') return 'uniqueness.duplicate-post-409-classification';
   if (e.parent?.kind.role === 'child') return 'uniqueness.duplicate-post-409-nested';

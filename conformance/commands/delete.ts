@@ -23,7 +23,7 @@ function plan(m: Model, e: ModelEntity, recursive: boolean): DeletePlan {
   return { recursive: false, refuse: true };
 }
 
-export function markLimbo(entities: ModelEntity[]): void {
+function markLimbo(entities: ModelEntity[]): void {
   for (const e of entities) if (e.state !== 'gone') e.state = 'limbo';
 }
 

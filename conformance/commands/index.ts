@@ -25,7 +25,7 @@ interface CommandSpec {
 
 const pos = fc.nat({ max: 63 });
 
-export const COMMAND_SPECS: readonly CommandSpec[] = [
+const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: 'create',
     rules: ['create.returns-fields', 'create.fqn-derived', 'uniqueness.same-name-in-other-scope-allowed'],

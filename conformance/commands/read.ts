@@ -6,7 +6,7 @@ import type { Session } from '../session.ts';
 import { BaseCommand } from './base.ts';
 
 /** Problems of a read body compared with the model entity. */
-export function readProblems(body: Record<string, unknown> | undefined, e: ModelEntity, deleted: boolean): string[] {
+function readProblems(body: Record<string, unknown> | undefined, e: ModelEntity, deleted: boolean): string[] {
   if (!body) return ['the body is not a JSON object'];
   const p: string[] = [];
   if (body.id !== e.id) p.push(`id ${JSON.stringify(body.id)} instead of ${e.id}`);

@@ -6,9 +6,9 @@ import type { Session } from '../session.ts';
 import { BaseCommand } from './base.ts';
 
 /** The user ids an add/remove-follower answer shows, by profile; undefined when the shape is wrong. */
-export function followersInAnswer(s: Session, ex: Exchange, added: boolean): string[] | undefined {
+function followersInAnswer(s: Session, ex: Exchange, added: boolean): string[] | undefined {
   const body = asObject(ex.json);
-  if (s.ctx.exp.followerResponse === 'entity') return followerIds(body);
+  if (s.ctx.exp.socialResponse === 'entity') return followerIds(body);
   const change = asObject(body?.changeDescription);
   const list = asArray(change?.[added ? 'fieldsAdded' : 'fieldsDeleted']);
   const first = asObject(list?.[0]);
@@ -42,8 +42,8 @@ export async function followAndCheck(s: Session, e: ModelEntity, add: boolean): 
   const what = `${add ? 'add' : 'remove'} follower ${userId} ${add ? 'to' : 'from'} ${describe(e)}`;
   if (!c.status(rule, ex, [200], what)) return false;
   const shown = followersInAnswer(s, ex, add);
-  const shape = s.ctx.exp.followerResponse === 'entity' ? 'the entity with its followers' : 'a ChangeEvent listing the follower';
-  if (add || s.ctx.exp.followerResponse === 'changeEvent') {
+  const shape = s.ctx.exp.socialResponse === 'entity' ? 'the entity with its followers' : 'a ChangeEvent listing the follower';
+  if (add || s.ctx.exp.socialResponse === 'changeEvent') {
     const inAnswer = shown?.includes(userId) ?? false;
     c.check(rule, inAnswer, `${what}: ${shape}`, () => ex.responseText.slice(0, 300), ex);
   } else {

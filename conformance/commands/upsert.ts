@@ -44,7 +44,7 @@ export async function upsertExisting(s: Session, m: Model, e: ModelEntity, varia
     e.version = ok ? expected : null;
     return label;
   }
-  // Soft-deleted: PUT restores and updates (observed §1.2).
+  // Soft-deleted: PUT restores and updates (docs/behaviour.md "Upsert").
   const ok =
     c.status('upsert.restores-soft-deleted', ex, [200], what) &&
     c.check(

@@ -9,11 +9,11 @@ const MAX_STEPS = 25;
 
 const STATUS_TEXT: Record<RuleResult['status'], string> = { pass: 'pass', fail: 'FAIL', 'not-exercised': 'not exercised' };
 
-export function ruleTable(report: ConformanceReport): string {
+function ruleTable(report: ConformanceReport): string {
   const idWidth = Math.max(4, ...report.rules.map((r) => r.id.length));
   const lines = [`${'rule'.padEnd(idWidth)}  ${'result'.padEnd(13)}  ${'checks'.padStart(6)}  source`];
   for (const r of report.rules) {
-    const source = r.source.kind === 'contract' ? 'contract' : 'observed';
+    const source = r.source.kind === 'contract' ? 'contract' : 'OpenMetadata';
     lines.push(`${r.id.padEnd(idWidth)}  ${STATUS_TEXT[r.status].padEnd(13)}  ${String(r.checks).padStart(6)}  ${source}${r.note ? `  (${r.note})` : ''}`);
   }
   return lines.join('\n');

@@ -3,7 +3,7 @@ import type { Failure, Tally } from '../checker.ts';
 import type { Profile } from '../profiles.ts';
 import { RULES, type RuleSource } from '../rules.ts';
 
-export type RuleStatus = 'pass' | 'fail' | 'not-exercised';
+type RuleStatus = 'pass' | 'fail' | 'not-exercised';
 
 export interface RuleResult {
   id: string;

@@ -11,7 +11,7 @@ import { SetupError, setupOk, type Scenario } from './support.ts';
 const MISSING_TABLE = '3d6f0a52-0000-4000-8000-0000000000aa';
 
 /** database service → database → schema → table with two columns. */
-export async function makeTable(s: Session, m: Model): Promise<ModelEntity> {
+async function makeTable(s: Session, m: Model): Promise<ModelEntity> {
   const { entity: service } = await createEntity(s, m, KINDS.databaseService, null, { checkFqn: false });
   if (!service) throw new SetupError('could not create a database service');
   const { entity: database } = await createEntity(s, m, KINDS.database, service, { checkFqn: false });
@@ -63,10 +63,10 @@ export const tableSubresources: Scenario = {
     const base = `/v1/tables/${table.id}`;
     // Whether an answer holds no profiler config / sample data: 404 (contract) or, for OpenMetadata, the table without it.
     const nothingStored = (ex: Exchange, field: string) =>
-      ex.status === 404 || (exp.profilerConfig.shape === 'table' && ex.status === 200 && asObject(ex.json)?.[field] == null);
+      ex.status === 404 || (exp.profilerConfigResponse === 'table' && ex.status === 200 && asObject(ex.json)?.[field] == null);
 
     // Profiler configuration.
-    const seg = exp.profilerConfig.segment;
+    const seg = exp.profilerConfigPath;
     const cfgField = 'tableProfilerConfig';
     const none = await s.send({ method: 'GET', path: `${base}/${seg}` });
     c.check('profiler-config.not-found-404', nothingStored(none, cfgField), `GET ${seg} of a table with none: 404`, () => `${none.status} ${none.responseText.slice(0, 200)}`, none);
@@ -76,7 +76,7 @@ export const tableSubresources: Scenario = {
       s.expectError('profiler-config.not-found-404', ex, 404, `${method} ${seg} of an unknown table`);
     }
     const config = { profileSample: 50, profileSampleType: 'PERCENTAGE', sampleDataCount: 25, profileQuery: 'select * from t', excludeColumns: ['c2'] };
-    const configOf = (ex: Exchange) => (exp.profilerConfig.shape === 'config' ? ex.json : asObject(ex.json)?.[cfgField]);
+    const configOf = (ex: Exchange) => (exp.profilerConfigResponse === 'config' ? ex.json : asObject(ex.json)?.[cfgField]);
     const put = await s.send({ method: 'PUT', path: `${base}/${seg}`, body: config });
     if (c.status('profiler-config.round-trip', put, [200], `PUT ${seg}`)) {
       c.check('profiler-config.round-trip', containsAll(configOf(put), config), `the stored configuration ${JSON.stringify(config)}`, () => put.responseText.slice(0, 300), put);
@@ -86,7 +86,7 @@ export const tableSubresources: Scenario = {
       c.check('profiler-config.round-trip', containsAll(configOf(get), config), `GET returns ${JSON.stringify(config)}`, () => get.responseText.slice(0, 300), get);
     }
     const del = await s.send({ method: 'DELETE', path: `${base}/${seg}` });
-    c.status('profiler-config.round-trip', del, [exp.tableSubresourceDeleteStatus], `DELETE ${seg}`);
+    c.status('profiler-config.round-trip', del, [exp.tableDataDelete.status], `DELETE ${seg}`);
     const gone = await s.send({ method: 'GET', path: `${base}/${seg}` });
     c.check('profiler-config.round-trip', nothingStored(gone, cfgField), `GET ${seg} after DELETE: nothing stored (404)`, () => `${gone.status} ${gone.responseText.slice(0, 200)}`, gone);
 
@@ -117,7 +117,7 @@ export const tableSubresources: Scenario = {
       c.check('sample-data.round-trip', sameSample(getSample), `GET returns columns c1, c2 and rows ${JSON.stringify(rows)}`, () => getSample.responseText.slice(0, 300), getSample);
     }
     const delSample = await s.send({ method: 'DELETE', path: `${base}/sampleData` });
-    c.status('sample-data.round-trip', delSample, [exp.tableSubresourceDeleteStatus], 'DELETE sampleData');
+    c.status('sample-data.round-trip', delSample, [exp.tableDataDelete.status], 'DELETE sampleData');
     const afterSample = await s.send({ method: 'GET', path: `${base}/sampleData` });
     c.check('sample-data.round-trip', afterSample.status === 404 || (exp.sampleData === 'table' && afterSample.status === 200 && asObject(afterSample.json)?.sampleData == null), 'GET sampleData after DELETE: nothing stored (404)', () => `${afterSample.status} ${afterSample.responseText.slice(0, 200)}`, afterSample);
 

@@ -13,15 +13,15 @@ export interface paths {
         };
         /**
          * List storage services
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1–5.3): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted entities only with `include`, and the `domain`
-         *     filter (§5.4).
+         *     filter (docs/behaviour.md "Services").
          */
         get: operations["listStorageServices"];
         /**
          * Create or update a storage service
          * @description Contract "Create, upsert and bulk upsert" rule 3: upsert keyed by fullyQualifiedName, never
-         *     409. Statuses follow OpenMetadata (observed §1.2): 201 when created; 200 when updated (version
+         *     409. Statuses follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when created; 200 when updated (version
          *     +0.1, or +1.0 for a major change) or unchanged (same version); a soft-deleted storage service is
          *     restored and updated (200, same id).
          */
@@ -29,11 +29,11 @@ export interface paths {
         /**
          * Create a storage service
          * @description Contract "Create, upsert and bulk upsert" rules 1, 2 and 5 and "Storage service": `name`,
-         *     `serviceType` and `connection` are required (profile `openmetadata`: `connection` optional,
-         *     observed Appendix C 15). Returns the created service with fullyQualifiedName = its quoted name,
+         *     `serviceType` and `connection` are required (profile `openmetadata`: `connection` optional;
+         *     docs/behaviour.md "Services"). Returns the created service with fullyQualifiedName = its quoted name,
          *     version 0.1, updatedAt, updatedBy, deleted false and the empty arrays; in the `contract`
          *     profile secrets in `connection.config` are masked with asterisks. A name used by another
-         *     storage service (soft-deleted included) gives 409. The status, 201, follows observed §1.1.
+         *     storage service (soft-deleted included) gives 409. The status, 201, follows OpenMetadata (docs/behaviour.md "Create").
          */
         post: operations["createStorageService"];
         delete?: never;
@@ -53,7 +53,7 @@ export interface paths {
         /**
          * Create or update many storage services
          * @description Contract "Create, upsert and bulk upsert" rule 4. The response shape is not shown in the
-         *     contract and follows OpenMetadata's BulkOperationResult (observed §1.8): 200 with one entry per
+         *     contract and follows OpenMetadata's BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per
          *     item; invalid items are reported in `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdateStorageServices"];
@@ -76,7 +76,7 @@ export interface paths {
         };
         /**
          * Get a storage service by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted storage services only with `include=deleted|all`.
          */
         get: operations["getStorageServiceById"];
@@ -86,7 +86,7 @@ export interface paths {
          * Delete a storage service by id
          * @description Contract "Delete and restore". Soft delete (default) returns the storage service with `deleted`
          *     true and version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with
-         *     the removed storage service in the `openmetadata` profile (observed §1.4). A service with containers
+         *     the removed storage service in the `openmetadata` profile (docs/behaviour.md "Delete and restore"). A service with containers
          *     needs `recursive=true` (400 `storageService is not empty`); recursive deletes every container.
          */
         delete: operations["deleteStorageService"];
@@ -94,7 +94,7 @@ export interface paths {
         head?: never;
         /**
          * Update a storage service with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name` and `fullyQualifiedName` are silently kept; changing
          *     `deleted` gives 400; a soft-deleted storage service gives 404; version +0.1 when something changed.
          */
@@ -116,7 +116,7 @@ export interface paths {
         };
         /**
          * Get a storage service by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"). Same as by id.
          */
         get: operations["getStorageServiceByFqn"];
         put?: never;
@@ -130,7 +130,7 @@ export interface paths {
         head?: never;
         /**
          * Update a storage service by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchStorageServiceByFqn"];
         trace?: never;
@@ -146,7 +146,7 @@ export interface paths {
         /**
          * Restore a soft-deleted storage service
          * @description Contract "Delete and restore" (restore with the entity id). The id travels in the body
-         *     `{"id": ...}` as OpenMetadata reads it (observed §1.5); `?id=` is accepted too. Returns the
+         *     `{"id": ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the
          *     restored storage service, version +0.1, together with the children a recursive delete took. An
          *     unknown id gives 404; a storage service that is not deleted gives 400.
          */
@@ -170,7 +170,7 @@ export interface paths {
         };
         /**
          * List the versions of a storage service
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listStorageServiceVersions"];
         put?: never;
@@ -195,7 +195,7 @@ export interface paths {
         };
         /**
          * Get a storage service as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getStorageServiceVersion"];
         put?: never;
@@ -219,8 +219,8 @@ export interface paths {
         get?: never;
         /**
          * Follow a storage service
-         * @description Contract "Followers and votes" (services carry `followers`, observed §5.4). The body is the user's UUID as
-         *     a JSON string (what OpenMetadata clients send, observed §1.6) or, profile `contract`, as bare
+         * @description Contract "Followers and votes" (services carry `followers`; docs/behaviour.md "Services"). The body is the user's UUID as
+         *     a JSON string (what OpenMetadata clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as bare
          *     text. Profile `contract` returns the storage service with its `followers`; profile `openmetadata`
          *     returns a ChangeEvent. Following twice is a no-op; the version does not change.
          */
@@ -267,7 +267,7 @@ export interface paths {
         };
         /**
          * List containers
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1–5.3): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted entities only with `include`, and the filters
          *     `service` (storage service FQN) and `root` (only containers without a parent).
          */
@@ -275,7 +275,7 @@ export interface paths {
         /**
          * Create or update a container
          * @description Contract "Create, upsert and bulk upsert" rule 3: upsert keyed by fullyQualifiedName, never
-         *     409. Statuses follow OpenMetadata (observed §1.2): 201 when created; 200 when updated (version
+         *     409. Statuses follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when created; 200 when updated (version
          *     +0.1, or +1.0 for a major change) or unchanged (same version); a soft-deleted container is
          *     restored and updated (200, same id).
          */
@@ -286,7 +286,7 @@ export interface paths {
          *     every given property plus id, fullyQualifiedName (`<service>.<name>`, or
          *     `<service>.<parent>.<name>` when nested), version 0.1, updatedAt, updatedBy, deleted false and
          *     the empty arrays. A name already used under the same parent (soft-deleted included) gives 409.
-         *     The success status, 201, is not shown in the contract and follows OpenMetadata (observed §1.1).
+         *     The success status, 201, is not shown in the contract and follows OpenMetadata (docs/behaviour.md "Create").
          *     An unknown service or parent gives 404.
          */
         post: operations["createContainer"];
@@ -307,7 +307,7 @@ export interface paths {
         /**
          * Create or update many containers
          * @description Contract "Create, upsert and bulk upsert" rule 4. The response shape is not shown in the
-         *     contract and follows OpenMetadata's BulkOperationResult (observed §1.8): 200 with one entry per
+         *     contract and follows OpenMetadata's BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per
          *     item; invalid items are reported in `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdateContainers"];
@@ -330,7 +330,7 @@ export interface paths {
         };
         /**
          * Get a container by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted containers only with `include=deleted|all`.
          */
         get: operations["getContainerById"];
@@ -340,7 +340,7 @@ export interface paths {
          * Delete a container by id
          * @description Contract "Delete and restore". Soft delete (default) returns the container with `deleted`
          *     true and version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with
-         *     the removed container in the `openmetadata` profile (observed §1.4). A container with child
+         *     the removed container in the `openmetadata` profile (docs/behaviour.md "Delete and restore"). A container with child
          *     containers needs `recursive=true` (400 `container is not empty`).
          */
         delete: operations["deleteContainer"];
@@ -348,7 +348,7 @@ export interface paths {
         head?: never;
         /**
          * Update a container with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName`, `service` and `parent` are silently kept; changing
          *     `deleted` gives 400; a soft-deleted container gives 404; version +0.1 when something changed.
          */
@@ -370,7 +370,7 @@ export interface paths {
         };
         /**
          * Get a container by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"). Same as by id.
          */
         get: operations["getContainerByFqn"];
         put?: never;
@@ -378,7 +378,7 @@ export interface paths {
         /**
          * Delete a container by fully qualified name
          * @description Contract "Delete and restore" (delete by name, with `recursive` and `hardDelete`). The contract
-         *     gives this operation `recursive`; OpenMetadata 1.7 hard-codes it to false here (observed §5.3),
+         *     gives this operation `recursive`; OpenMetadata 1.7 hard-codes it to false here (docs/behaviour.md "Delete and restore"),
          *     which the `openmetadata` profile does not copy.
          */
         delete: operations["deleteContainerByFqn"];
@@ -386,7 +386,7 @@ export interface paths {
         head?: never;
         /**
          * Update a container by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchContainerByFqn"];
         trace?: never;
@@ -402,7 +402,7 @@ export interface paths {
         /**
          * Restore a soft-deleted container
          * @description Contract "Delete and restore" (restore with the entity id). The id travels in the body
-         *     `{"id": ...}` as OpenMetadata reads it (observed §1.5); `?id=` is accepted too. Returns the
+         *     `{"id": ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the
          *     restored container, version +0.1, together with the children a recursive delete took. An
          *     unknown id gives 404; a container that is not deleted gives 400.
          */
@@ -426,7 +426,7 @@ export interface paths {
         };
         /**
          * List the versions of a container
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listContainerVersions"];
         put?: never;
@@ -451,7 +451,7 @@ export interface paths {
         };
         /**
          * Get a container as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getContainerVersion"];
         put?: never;
@@ -476,7 +476,7 @@ export interface paths {
         /**
          * Follow a container
          * @description Contract "Followers and votes" (containers carry `followers`). The body is the user's UUID as
-         *     a JSON string (what OpenMetadata clients send, observed §1.6) or, profile `contract`, as bare
+         *     a JSON string (what OpenMetadata clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as bare
          *     text. Profile `contract` returns the container with its `followers`; profile `openmetadata`
          *     returns a ChangeEvent. Following twice is a no-op; the version does not change.
          */
@@ -529,7 +529,7 @@ export interface paths {
          * Vote on a container
          * @description Contract "Followers and votes" (set vote, `updatedVoteType`). Up and down votes are exclusive
          *     per user; the version does not change. The response is not shown in the contract: profile
-         *     `contract` returns the container with `votes`, profile `openmetadata` a ChangeEvent (observed §1.7).
+         *     `contract` returns the container with `votes`, profile `openmetadata` a ChangeEvent (docs/behaviour.md "Followers and votes").
          */
         put: operations["voteContainer"];
         post?: never;
@@ -548,7 +548,7 @@ export interface paths {
         };
         /**
          * List dashboard services
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.2, §5.4): cursor
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing", "Services"): cursor
          *     paging with `limit`, `before`, `after`, soft-deleted dashboard services only with `include`, and
          *     the `domain` filter.
          */
@@ -556,7 +556,7 @@ export interface paths {
         /**
          * Create or update a dashboard service
          * @description Not shown in the contract; follows contract "Create, upsert and bulk upsert" rule 3: upsert
-         *     keyed by fullyQualifiedName, never 409. Statuses follow OpenMetadata (observed §1.2): 201 when
+         *     keyed by fullyQualifiedName, never 409. Statuses follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when
          *     created; 200 when updated (version +0.1, or +1.0 for a major change) or unchanged (same
          *     version); a soft-deleted dashboard service is restored and updated (200, same id), together with
          *     its children.
@@ -566,12 +566,12 @@ export interface paths {
          * Create a dashboard service
          * @description Not shown in the contract (dashboard services appear only as the parents of dashboards and
          *     charts); follows the storage-service rules of contract "Create, upsert and bulk upsert" 1, 2 and
-         *     5 and observed OpenMetadata behaviour (§1.1, §5.4): `name`, `serviceType` and `connection` are
-         *     required (profile `openmetadata`: `connection` optional, observed Appendix C 15). Returns the
+         *     5 and OpenMetadata behaviour (docs/behaviour.md "Create", "Services"): `name`, `serviceType` and `connection` are
+         *     required (profile `openmetadata`: `connection` optional; docs/behaviour.md "Services"). Returns the
          *     created service with fullyQualifiedName = its quoted name, version 0.1, updatedAt, updatedBy,
          *     deleted false and the empty arrays; in the `contract` profile secrets in `connection.config` are
          *     masked with asterisks. A name used by another dashboard service (soft-deleted included) gives
-         *     409. The status, 201, follows observed §1.1.
+         *     409. The status, 201, follows OpenMetadata (docs/behaviour.md "Create").
          */
         post: operations["createDashboardService"];
         delete?: never;
@@ -592,7 +592,7 @@ export interface paths {
          * Create or update many dashboard services
          * @description Not shown in the contract for dashboard services; follows contract "Create, upsert and bulk
          *     upsert" rule 4. The response shape is not shown in the contract and follows OpenMetadata's
-         *     BulkOperationResult (observed §1.8): 200 with one entry per item; invalid items are reported in
+         *     BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per item; invalid items are reported in
          *     `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdateDashboardServices"];
@@ -615,7 +615,7 @@ export interface paths {
         };
         /**
          * Get a dashboard service by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields (owners, tags, domains, followers, pipelines) only with `fields`, soft-deleted dashboard
          *     services only with `include=deleted|all`.
          */
@@ -625,10 +625,10 @@ export interface paths {
         /**
          * Delete a dashboard service by id
          * @description Not in the contract's "Delete and restore" prefix list (dashboard services are not named); the
-         *     same rules apply (contract "Delete and restore" rules 1–5, observed §1.4, §4). Soft delete
+         *     same rules apply (contract "Delete and restore" rules 1–5; docs/behaviour.md "Delete and restore"). Soft delete
          *     (default) returns the dashboard service with `deleted` true and version +0.1; `hardDelete=true`
          *     removes it: 204 in the `contract` profile, 200 with the removed dashboard service in the
-         *     `openmetadata` profile (observed §1.4). A service with dashboards or charts needs
+         *     `openmetadata` profile (docs/behaviour.md "Delete and restore"). A service with dashboards or charts needs
          *     `recursive=true` (400 `dashboardService is not empty`); recursive deletes every dashboard and
          *     chart of it.
          */
@@ -637,7 +637,7 @@ export interface paths {
         head?: never;
         /**
          * Update a dashboard service with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name` and `fullyQualifiedName` are silently kept; changing `deleted` gives 400; a
          *     soft-deleted dashboard service gives 404; version +0.1 when something changed.
          */
@@ -659,7 +659,7 @@ export interface paths {
         };
         /**
          * Get a dashboard service by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §6). Same as by id;
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading", "Fully qualified names"). Same as by id;
          *     the FQN is the quoted service name.
          */
         get: operations["getDashboardServiceByFqn"];
@@ -668,7 +668,7 @@ export interface paths {
         /**
          * Delete a dashboard service by fully qualified name
          * @description Not in the contract's "Delete and restore" prefix list (dashboard services are not named); the
-         *     same rules apply (contract "Delete and restore" rules 1–5, observed §1.4, §4). Same as delete by
+         *     same rules apply (contract "Delete and restore" rules 1–5; docs/behaviour.md "Delete and restore"). Same as delete by
          *     id.
          */
         delete: operations["deleteDashboardServiceByFqn"];
@@ -676,7 +676,7 @@ export interface paths {
         head?: never;
         /**
          * Update a dashboard service by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchDashboardServiceByFqn"];
         trace?: never;
@@ -692,8 +692,7 @@ export interface paths {
         /**
          * Restore a soft-deleted dashboard service
          * @description Not in the contract's "Delete and restore" prefix list; follows its restore rule (restore with
-         *     the entity id). The id travels in the body `{"id": ...}` as OpenMetadata reads it (observed
-         *     §1.5); `?id=` is accepted too. Returns the restored dashboard service, version +0.1, together
+         *     the entity id). The id travels in the body `{"id": ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored dashboard service, version +0.1, together
          *     with the children a recursive delete took. An unknown id gives 404; a dashboard service that is
          *     not deleted gives 400.
          */
@@ -717,7 +716,7 @@ export interface paths {
         };
         /**
          * List the versions of a dashboard service
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listDashboardServiceVersions"];
         put?: never;
@@ -742,7 +741,7 @@ export interface paths {
         };
         /**
          * Get a dashboard service as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getDashboardServiceVersion"];
         put?: never;
@@ -766,9 +765,9 @@ export interface paths {
         get?: never;
         /**
          * Follow a dashboard service
-         * @description Not shown in the contract for dashboard services; follows observed OpenMetadata behaviour (§5.4:
+         * @description Not shown in the contract for dashboard services; follows OpenMetadata behaviour (docs/behaviour.md "Services":
          *     services carry `followers`) and the rules of contract "Followers and votes". The body is the
-         *     user's UUID as a JSON string (what OpenMetadata clients send, observed §1.6) or, profile
+         *     user's UUID as a JSON string (what OpenMetadata clients send; docs/behaviour.md "Followers and votes") or, profile
          *     `contract`, as bare text. Profile `contract` returns the dashboard service with its `followers`;
          *     profile `openmetadata` returns a ChangeEvent. Following twice is a no-op; the version does not
          *     change. An unknown dashboard service or user gives 404.
@@ -798,8 +797,7 @@ export interface paths {
         post?: never;
         /**
          * Stop following a dashboard service
-         * @description Not shown in the contract for dashboard services; follows observed OpenMetadata behaviour
-         *     (§1.6). Returns the dashboard service (profile `contract`) or a ChangeEvent with `fieldsDeleted`
+         * @description Not shown in the contract for dashboard services; follows OpenMetadata behaviour (docs/behaviour.md "Followers and votes"). Returns the dashboard service (profile `contract`) or a ChangeEvent with `fieldsDeleted`
          *     (profile `openmetadata`). Unknown dashboard service or user → 404.
          */
         delete: operations["deleteDashboardServiceFollower"];
@@ -817,7 +815,7 @@ export interface paths {
         };
         /**
          * List database services
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.2, §5.4): cursor
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing", "Services"): cursor
          *     paging with `limit`, `before`, `after`, soft-deleted database services only with `include`, and
          *     the `domain` filter.
          */
@@ -825,7 +823,7 @@ export interface paths {
         /**
          * Create or update a database service
          * @description Not shown in the contract; follows contract "Create, upsert and bulk upsert" rule 3: upsert
-         *     keyed by fullyQualifiedName, never 409. Statuses follow OpenMetadata (observed §1.2): 201 when
+         *     keyed by fullyQualifiedName, never 409. Statuses follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when
          *     created; 200 when updated (version +0.1, or +1.0 for a major change) or unchanged (same
          *     version); a soft-deleted database service is restored and updated (200, same id), together with
          *     its children.
@@ -834,13 +832,12 @@ export interface paths {
         /**
          * Create a database service
          * @description Not shown in the contract (database services appear only as the parents of databases); follows
-         *     the storage-service rules of contract "Create, upsert and bulk upsert" 1, 2 and 5 and observed
-         *     OpenMetadata behaviour (§1.1, §5.4): `name`, `serviceType` and `connection` are required
-         *     (profile `openmetadata`: `connection` optional, observed Appendix C 15). Returns the created
+         *     the storage-service rules of contract "Create, upsert and bulk upsert" 1, 2 and 5 and OpenMetadata behaviour (docs/behaviour.md "Create", "Services"): `name`, `serviceType` and `connection` are required
+         *     (profile `openmetadata`: `connection` optional; docs/behaviour.md "Services"). Returns the created
          *     service with fullyQualifiedName = its quoted name, version 0.1, updatedAt, updatedBy, deleted
          *     false and the empty arrays; in the `contract` profile secrets in `connection.config` are masked
          *     with asterisks. A name used by another database service (soft-deleted included) gives 409. The
-         *     status, 201, follows observed §1.1.
+         *     status, 201, follows OpenMetadata (docs/behaviour.md "Create").
          */
         post: operations["createDatabaseService"];
         delete?: never;
@@ -861,7 +858,7 @@ export interface paths {
          * Create or update many database services
          * @description Not shown in the contract for database services; follows contract "Create, upsert and bulk
          *     upsert" rule 4. The response shape is not shown in the contract and follows OpenMetadata's
-         *     BulkOperationResult (observed §1.8): 200 with one entry per item; invalid items are reported in
+         *     BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per item; invalid items are reported in
          *     `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdateDatabaseServices"];
@@ -884,7 +881,7 @@ export interface paths {
         };
         /**
          * Get a database service by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields (owners, tags, domains, followers, pipelines) only with `fields`, soft-deleted database
          *     services only with `include=deleted|all`.
          */
@@ -894,10 +891,10 @@ export interface paths {
         /**
          * Delete a database service by id
          * @description Not in the contract's "Delete and restore" prefix list (database services are not named); the
-         *     same rules apply (contract "Delete and restore" rules 1–5, observed §1.4, §4). Soft delete
+         *     same rules apply (contract "Delete and restore" rules 1–5; docs/behaviour.md "Delete and restore"). Soft delete
          *     (default) returns the database service with `deleted` true and version +0.1; `hardDelete=true`
          *     removes it: 204 in the `contract` profile, 200 with the removed database service in the
-         *     `openmetadata` profile (observed §1.4). A service with databases needs `recursive=true` (400
+         *     `openmetadata` profile (docs/behaviour.md "Delete and restore"). A service with databases needs `recursive=true` (400
          *     `databaseService is not empty`); recursive deletes its databases, their schemas and tables.
          */
         delete: operations["deleteDatabaseService"];
@@ -905,7 +902,7 @@ export interface paths {
         head?: never;
         /**
          * Update a database service with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name` and `fullyQualifiedName` are silently kept; changing `deleted` gives 400; a
          *     soft-deleted database service gives 404; version +0.1 when something changed.
          */
@@ -927,7 +924,7 @@ export interface paths {
         };
         /**
          * Get a database service by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §6). Same as by id;
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading", "Fully qualified names"). Same as by id;
          *     the FQN is the quoted service name.
          */
         get: operations["getDatabaseServiceByFqn"];
@@ -936,7 +933,7 @@ export interface paths {
         /**
          * Delete a database service by fully qualified name
          * @description Not in the contract's "Delete and restore" prefix list (database services are not named); the
-         *     same rules apply (contract "Delete and restore" rules 1–5, observed §1.4, §4). Same as delete by
+         *     same rules apply (contract "Delete and restore" rules 1–5; docs/behaviour.md "Delete and restore"). Same as delete by
          *     id.
          */
         delete: operations["deleteDatabaseServiceByFqn"];
@@ -944,7 +941,7 @@ export interface paths {
         head?: never;
         /**
          * Update a database service by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchDatabaseServiceByFqn"];
         trace?: never;
@@ -960,8 +957,7 @@ export interface paths {
         /**
          * Restore a soft-deleted database service
          * @description Not in the contract's "Delete and restore" prefix list; follows its restore rule (restore with
-         *     the entity id). The id travels in the body `{"id": ...}` as OpenMetadata reads it (observed
-         *     §1.5); `?id=` is accepted too. Returns the restored database service, version +0.1, together
+         *     the entity id). The id travels in the body `{"id": ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored database service, version +0.1, together
          *     with the children a recursive delete took. An unknown id gives 404; a database service that is
          *     not deleted gives 400.
          */
@@ -985,7 +981,7 @@ export interface paths {
         };
         /**
          * List the versions of a database service
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listDatabaseServiceVersions"];
         put?: never;
@@ -1010,7 +1006,7 @@ export interface paths {
         };
         /**
          * Get a database service as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getDatabaseServiceVersion"];
         put?: never;
@@ -1034,9 +1030,9 @@ export interface paths {
         get?: never;
         /**
          * Follow a database service
-         * @description Not shown in the contract for database services; follows observed OpenMetadata behaviour (§5.4:
-         *     services carry `followers`; Appendix B §2.5) and the rules of contract "Followers and votes".
-         *     The body is the user's UUID as a JSON string (what OpenMetadata clients send, observed §1.6) or,
+         * @description Not shown in the contract for database services; follows OpenMetadata behaviour (docs/behaviour.md "Services":
+         *     services carry `followers`; the web UI's `ui/rest/serviceAPI.ts`) and the rules of contract "Followers and votes".
+         *     The body is the user's UUID as a JSON string (what OpenMetadata clients send; docs/behaviour.md "Followers and votes") or,
          *     profile `contract`, as bare text. Profile `contract` returns the database service with its
          *     `followers`; profile `openmetadata` returns a ChangeEvent. Following twice is a no-op; the
          *     version does not change. An unknown database service or user gives 404.
@@ -1066,7 +1062,7 @@ export interface paths {
         post?: never;
         /**
          * Stop following a database service
-         * @description Not shown in the contract for database services; follows observed OpenMetadata behaviour (§1.6).
+         * @description Not shown in the contract for database services; follows OpenMetadata behaviour (docs/behaviour.md "Followers and votes").
          *     Returns the database service (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile
          *     `openmetadata`). Unknown database service or user → 404.
          */
@@ -1085,7 +1081,7 @@ export interface paths {
         };
         /**
          * List dashboards
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.2, §5.6): cursor
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing", "Dashboards and charts"): cursor
          *     paging with `limit`, `before`, `after`, soft-deleted dashboards only with `include`, and the
          *     filter `service` (dashboard service FQN).
          */
@@ -1093,7 +1089,7 @@ export interface paths {
         /**
          * Create or update a dashboard
          * @description Contract "Create, upsert and bulk upsert" rule 3: upsert keyed by fullyQualifiedName, never 409.
-         *     Statuses follow OpenMetadata (observed §1.2): 201 when created; 200 when updated (version +0.1,
+         *     Statuses follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when created; 200 when updated (version +0.1,
          *     or +1.0 for a major change) or unchanged (same version); a soft-deleted dashboard is restored
          *     and updated (200, same id), together with its children.
          */
@@ -1105,7 +1101,7 @@ export interface paths {
          *     plus id, fullyQualifiedName (`<service>.<name>`), version 0.1, updatedAt, updatedBy, deleted
          *     false and the empty arrays; `charts` (chart FQNs in the request) come back as chart references.
          *     A name already used in the same service (soft-deleted included) gives 409. The success status,
-         *     201, is not shown in the contract and follows OpenMetadata (observed §1.1). An unknown service
+         *     201, is not shown in the contract and follows OpenMetadata (docs/behaviour.md "Create"). An unknown service
          *     or chart gives 404.
          */
         post: operations["createDashboard"];
@@ -1126,7 +1122,7 @@ export interface paths {
         /**
          * Create or update many dashboards
          * @description Contract "Create, upsert and bulk upsert" rule 4. The response shape is not shown in the
-         *     contract and follows OpenMetadata's BulkOperationResult (observed §1.8): 200 with one entry per
+         *     contract and follows OpenMetadata's BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per
          *     item; invalid items are reported in `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdateDashboards"];
@@ -1149,7 +1145,7 @@ export interface paths {
         };
         /**
          * Get a dashboard by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields (owners, tags, domains, followers, votes, charts, extension) only with `fields`,
          *     soft-deleted dashboards only with `include=deleted|all`.
          */
@@ -1160,7 +1156,7 @@ export interface paths {
          * Delete a dashboard by id
          * @description Contract "Delete and restore". Soft delete (default) returns the dashboard with `deleted` true
          *     and version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with the
-         *     removed dashboard in the `openmetadata` profile (observed §1.4). Dashboards have no children
+         *     removed dashboard in the `openmetadata` profile (docs/behaviour.md "Delete and restore"). Dashboards have no children
          *     (charts belong to the service), so `recursive` changes nothing.
          */
         delete: operations["deleteDashboard"];
@@ -1168,7 +1164,7 @@ export interface paths {
         head?: never;
         /**
          * Update a dashboard with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName` and `service` are silently kept; changing `deleted`
          *     gives 400; a soft-deleted dashboard gives 404; version +0.1 when something changed.
          */
@@ -1190,7 +1186,7 @@ export interface paths {
         };
         /**
          * Get a dashboard by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §6). Same as by id;
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading", "Fully qualified names"). Same as by id;
          *     the FQN is `<service>.<dashboard>`.
          */
         get: operations["getDashboardByFqn"];
@@ -1206,7 +1202,7 @@ export interface paths {
         head?: never;
         /**
          * Update a dashboard by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchDashboardByFqn"];
         trace?: never;
@@ -1222,7 +1218,7 @@ export interface paths {
         /**
          * Restore a soft-deleted dashboard
          * @description Contract "Delete and restore" (restore with the entity id). The id travels in the body `{"id":
-         *     ...}` as OpenMetadata reads it (observed §1.5); `?id=` is accepted too. Returns the restored
+         *     ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored
          *     dashboard, version +0.1, together with the children a recursive delete took. An unknown id gives
          *     404; a dashboard that is not deleted gives 400.
          */
@@ -1246,7 +1242,7 @@ export interface paths {
         };
         /**
          * List the versions of a dashboard
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listDashboardVersions"];
         put?: never;
@@ -1271,7 +1267,7 @@ export interface paths {
         };
         /**
          * Get a dashboard as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getDashboardVersion"];
         put?: never;
@@ -1296,7 +1292,7 @@ export interface paths {
         /**
          * Follow a dashboard
          * @description Contract "Followers and votes (tables and dashboards)" (add follower). The body is the user's
-         *     UUID as a JSON string (what OpenMetadata clients send, observed §1.6) or, profile `contract`, as
+         *     UUID as a JSON string (what OpenMetadata clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as
          *     bare text. Profile `contract` returns the dashboard with its `followers`; profile `openmetadata`
          *     returns a ChangeEvent. Following twice is a no-op; the version does not change. An unknown
          *     dashboard or user gives 404.
@@ -1352,7 +1348,7 @@ export interface paths {
          * @description Contract "Followers and votes (tables and dashboards)" (set vote, `updatedVoteType`). Up and
          *     down votes are exclusive per user; the version does not change. The response is not shown in the
          *     contract: profile `contract` returns the dashboard with `votes`, profile `openmetadata` a
-         *     ChangeEvent (observed §1.7).
+         *     ChangeEvent (docs/behaviour.md "Followers and votes").
          */
         put: operations["voteDashboard"];
         post?: never;
@@ -1371,7 +1367,7 @@ export interface paths {
         };
         /**
          * List charts
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.2): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted charts only with `include`, and the filter
          *     `service` (dashboard service FQN).
          */
@@ -1379,7 +1375,7 @@ export interface paths {
         /**
          * Create or update a chart
          * @description Not shown in the contract; follows contract "Create, upsert and bulk upsert" rule 3: upsert
-         *     keyed by fullyQualifiedName, never 409. Statuses follow OpenMetadata (observed §1.2): 201 when
+         *     keyed by fullyQualifiedName, never 409. Statuses follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when
          *     created; 200 when updated (version +0.1, or +1.0 for a major change) or unchanged (same
          *     version); a soft-deleted chart is restored and updated (200, same id), together with its
          *     children.
@@ -1388,7 +1384,7 @@ export interface paths {
         /**
          * Create a chart
          * @description Not shown in the contract (contract "Endpoints" gaps: create endpoints of charts); follows
-         *     observed OpenMetadata behaviour (§1.1, createChart.json) and the rules of contract "Create,
+         *     OpenMetadata behaviour (createChart.json; docs/behaviour.md "Create") and the rules of contract "Create,
          *     upsert and bulk upsert" 1, 2 and 5: required `name` and `service` (the dashboard service FQN);
          *     returns the created chart with id, fullyQualifiedName (`<service>.<name>`), version 0.1,
          *     updatedAt, updatedBy, deleted false and the empty arrays, status 201. A name already used in the
@@ -1413,7 +1409,7 @@ export interface paths {
          * Create or update many charts
          * @description Not shown in the contract for charts; follows contract "Create, upsert and bulk upsert" rule 4.
          *     The response shape is not shown in the contract and follows OpenMetadata's BulkOperationResult
-         *     (observed §1.8): 200 with one entry per item; invalid items are reported in `failedRequest`
+         *     (docs/behaviour.md "Bulk upsert"): 200 with one entry per item; invalid items are reported in `failedRequest`
          *     without failing the others.
          */
         put: operations["bulkCreateOrUpdateCharts"];
@@ -1436,7 +1432,7 @@ export interface paths {
         };
         /**
          * Get a chart by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields (owners, tags, domains, followers, votes, extension) only with `fields`, soft-deleted
          *     charts only with `include=deleted|all`.
          */
@@ -1447,7 +1443,7 @@ export interface paths {
          * Delete a chart by id
          * @description Contract "Delete and restore". Soft delete (default) returns the chart with `deleted` true and
          *     version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with the removed
-         *     chart in the `openmetadata` profile (observed §1.4). Charts have no children, so `recursive`
+         *     chart in the `openmetadata` profile (docs/behaviour.md "Delete and restore"). Charts have no children, so `recursive`
          *     changes nothing.
          */
         delete: operations["deleteChart"];
@@ -1455,7 +1451,7 @@ export interface paths {
         head?: never;
         /**
          * Update a chart with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName` and `service` are silently kept; changing `deleted`
          *     gives 400; a soft-deleted chart gives 404; version +0.1 when something changed.
          */
@@ -1477,7 +1473,7 @@ export interface paths {
         };
         /**
          * Get a chart by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §6). Same as by id;
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading", "Fully qualified names"). Same as by id;
          *     the FQN is `<service>.<chart>`.
          */
         get: operations["getChartByFqn"];
@@ -1493,7 +1489,7 @@ export interface paths {
         head?: never;
         /**
          * Update a chart by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchChartByFqn"];
         trace?: never;
@@ -1509,7 +1505,7 @@ export interface paths {
         /**
          * Restore a soft-deleted chart
          * @description Contract "Delete and restore" (restore with the entity id). The id travels in the body `{"id":
-         *     ...}` as OpenMetadata reads it (observed §1.5); `?id=` is accepted too. Returns the restored
+         *     ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored
          *     chart, version +0.1, together with the children a recursive delete took. An unknown id gives
          *     404; a chart that is not deleted gives 400.
          */
@@ -1533,7 +1529,7 @@ export interface paths {
         };
         /**
          * List the versions of a chart
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listChartVersions"];
         put?: never;
@@ -1558,7 +1554,7 @@ export interface paths {
         };
         /**
          * Get a chart as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getChartVersion"];
         put?: never;
@@ -1583,9 +1579,8 @@ export interface paths {
         /**
          * Follow a chart
          * @description Not shown in the contract for charts (its delete and restore records list no followers); follows
-         *     observed OpenMetadata behaviour (§1.6, Appendix B §2.3) and the rules of contract "Followers and
-         *     votes". The body is the user's UUID as a JSON string (what OpenMetadata clients send, observed
-         *     §1.6) or, profile `contract`, as bare text. Profile `contract` returns the chart with its
+         *     OpenMetadata behaviour (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/chartsAPI.ts`) and the rules of contract "Followers and
+         *     votes". The body is the user's UUID as a JSON string (what OpenMetadata clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as bare text. Profile `contract` returns the chart with its
          *     `followers`; profile `openmetadata` returns a ChangeEvent. Following twice is a no-op; the
          *     version does not change. An unknown chart or user gives 404.
          */
@@ -1614,8 +1609,7 @@ export interface paths {
         post?: never;
         /**
          * Stop following a chart
-         * @description Not shown in the contract for charts; follows observed OpenMetadata behaviour (§1.6, Appendix B
-         *     §2.3). Returns the chart (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile
+         * @description Not shown in the contract for charts; follows OpenMetadata behaviour (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/chartsAPI.ts`). Returns the chart (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile
          *     `openmetadata`). Unknown chart or user → 404.
          */
         delete: operations["deleteChartFollower"];
@@ -1637,11 +1631,10 @@ export interface paths {
         get?: never;
         /**
          * Vote on a chart
-         * @description Not shown in the contract for charts; follows observed OpenMetadata behaviour (§1.7, Appendix B
-         *     §2.3) and the rules of contract "Followers and votes" (`updatedVoteType`). Up and down votes are
+         * @description Not shown in the contract for charts; follows OpenMetadata behaviour (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/chartsAPI.ts`) and the rules of contract "Followers and votes" (`updatedVoteType`). Up and down votes are
          *     exclusive per user; the version does not change. The response is not shown in the contract:
          *     profile `contract` returns the chart with `votes`, profile `openmetadata` a ChangeEvent
-         *     (observed §1.7).
+         *     (docs/behaviour.md "Followers and votes").
          */
         put: operations["voteChart"];
         post?: never;
@@ -1660,7 +1653,7 @@ export interface paths {
         };
         /**
          * List databases
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.2, §5.7): cursor
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing", "Databases, schemas and tables"): cursor
          *     paging with `limit`, `before`, `after`, soft-deleted databases only with `include`, and the
          *     filter `service` (database service FQN).
          */
@@ -1668,7 +1661,7 @@ export interface paths {
         /**
          * Create or update a database
          * @description Contract "Create, upsert and bulk upsert" rule 3: upsert keyed by fullyQualifiedName, never 409.
-         *     Statuses follow OpenMetadata (observed §1.2): 201 when created; 200 when updated (version +0.1,
+         *     Statuses follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when created; 200 when updated (version +0.1,
          *     or +1.0 for a major change) or unchanged (same version); a soft-deleted database is restored and
          *     updated (200, same id), together with its children.
          */
@@ -1681,7 +1674,7 @@ export interface paths {
          *     false, `default` (false unless given), `entityStatus` and the empty arrays; the `service`
          *     reference also carries `displayName` and `href`. A name already used in the same service
          *     (soft-deleted included) gives 409. The success status, 201, is not shown in the contract and
-         *     follows OpenMetadata (observed §1.1). An unknown service gives 404.
+         *     follows OpenMetadata (docs/behaviour.md "Create"). An unknown service gives 404.
          */
         post: operations["createDatabase"];
         delete?: never;
@@ -1701,7 +1694,7 @@ export interface paths {
         /**
          * Create or update many databases
          * @description Contract "Create, upsert and bulk upsert" rule 4. The response shape is not shown in the
-         *     contract and follows OpenMetadata's BulkOperationResult (observed §1.8): 200 with one entry per
+         *     contract and follows OpenMetadata's BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per
          *     item; invalid items are reported in `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdateDatabases"];
@@ -1724,7 +1717,7 @@ export interface paths {
         };
         /**
          * Get a database by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields (owners, tags, domains, followers, votes, databaseSchemas, extension) only with `fields`,
          *     soft-deleted databases only with `include=deleted|all`.
          */
@@ -1735,7 +1728,7 @@ export interface paths {
          * Delete a database by id
          * @description Contract "Delete and restore". Soft delete (default) returns the database with `deleted` true
          *     and version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with the
-         *     removed database in the `openmetadata` profile (observed §1.4). A database with schemas needs
+         *     removed database in the `openmetadata` profile (docs/behaviour.md "Delete and restore"). A database with schemas needs
          *     `recursive=true` (400 `database is not empty`); recursive deletes its schemas and their tables
          *     (rule 3).
          */
@@ -1744,7 +1737,7 @@ export interface paths {
         head?: never;
         /**
          * Update a database with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName` and `service` are silently kept; changing `deleted`
          *     gives 400; a soft-deleted database gives 404; version +0.1 when something changed.
          */
@@ -1766,7 +1759,7 @@ export interface paths {
         };
         /**
          * Get a database by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §6). Same as by id;
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading", "Fully qualified names"). Same as by id;
          *     the FQN is `<service>.<database>`.
          */
         get: operations["getDatabaseByFqn"];
@@ -1775,7 +1768,7 @@ export interface paths {
         /**
          * Delete a database by fully qualified name
          * @description Contract "Delete and restore" (delete by name, with `recursive` and `hardDelete`). The contract
-         *     gives this operation `recursive`; OpenMetadata 1.7 hard-codes it to false here (observed §5.7),
+         *     gives this operation `recursive`; OpenMetadata 1.7 hard-codes it to false here (docs/behaviour.md "Delete and restore"),
          *     which the `openmetadata` profile does not copy.
          */
         delete: operations["deleteDatabaseByFqn"];
@@ -1783,7 +1776,7 @@ export interface paths {
         head?: never;
         /**
          * Update a database by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchDatabaseByFqn"];
         trace?: never;
@@ -1799,7 +1792,7 @@ export interface paths {
         /**
          * Restore a soft-deleted database
          * @description Contract "Delete and restore" (restore with the entity id). The id travels in the body `{"id":
-         *     ...}` as OpenMetadata reads it (observed §1.5); `?id=` is accepted too. Returns the restored
+         *     ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored
          *     database, version +0.1, together with the children a recursive delete took. An unknown id gives
          *     404; a database that is not deleted gives 400.
          */
@@ -1823,7 +1816,7 @@ export interface paths {
         };
         /**
          * List the versions of a database
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listDatabaseVersions"];
         put?: never;
@@ -1848,7 +1841,7 @@ export interface paths {
         };
         /**
          * Get a database as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getDatabaseVersion"];
         put?: never;
@@ -1872,9 +1865,8 @@ export interface paths {
         get?: never;
         /**
          * Follow a database
-         * @description Not shown in the contract for databases; follows observed OpenMetadata behaviour (§5.7, Appendix
-         *     B §2.7) and the rules of contract "Followers and votes". The body is the user's UUID as a JSON
-         *     string (what OpenMetadata clients send, observed §1.6) or, profile `contract`, as bare text.
+         * @description Not shown in the contract for databases; follows OpenMetadata behaviour (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/databaseAPI.ts`) and the rules of contract "Followers and votes". The body is the user's UUID as a JSON
+         *     string (what OpenMetadata clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as bare text.
          *     Profile `contract` returns the database with its `followers`; profile `openmetadata` returns a
          *     ChangeEvent. Following twice is a no-op; the version does not change. An unknown database or
          *     user gives 404.
@@ -1904,8 +1896,7 @@ export interface paths {
         post?: never;
         /**
          * Stop following a database
-         * @description Not shown in the contract for databases; follows observed OpenMetadata behaviour (§1.6, Appendix
-         *     B §2.7). Returns the database (profile `contract`) or a ChangeEvent with `fieldsDeleted`
+         * @description Not shown in the contract for databases; follows OpenMetadata behaviour (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/databaseAPI.ts`). Returns the database (profile `contract`) or a ChangeEvent with `fieldsDeleted`
          *     (profile `openmetadata`). Unknown database or user → 404.
          */
         delete: operations["deleteDatabaseFollower"];
@@ -1927,11 +1918,10 @@ export interface paths {
         get?: never;
         /**
          * Vote on a database
-         * @description Not shown in the contract for databases; follows observed OpenMetadata behaviour (§1.7, Appendix
-         *     B §2.7) and the rules of contract "Followers and votes" (`updatedVoteType`). Up and down votes
+         * @description Not shown in the contract for databases; follows OpenMetadata behaviour (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/databaseAPI.ts`) and the rules of contract "Followers and votes" (`updatedVoteType`). Up and down votes
          *     are exclusive per user; the version does not change. The response is not shown in the contract:
          *     profile `contract` returns the database with `votes`, profile `openmetadata` a ChangeEvent
-         *     (observed §1.7).
+         *     (docs/behaviour.md "Followers and votes").
          */
         put: operations["voteDatabase"];
         post?: never;
@@ -1950,15 +1940,14 @@ export interface paths {
         };
         /**
          * List database schemas
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.2, Appendix B
-         *     §2.7): cursor paging with `limit`, `before`, `after`, soft-deleted schemas only with `include`,
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"; the web UI's `ui/rest/databaseAPI.ts`): cursor paging with `limit`, `before`, `after`, soft-deleted schemas only with `include`,
          *     and the filter `database` (database FQN).
          */
         get: operations["listDatabaseSchemas"];
         /**
          * Create or update a database schema
          * @description Not shown in the contract; follows contract "Create, upsert and bulk upsert" rule 3: upsert
-         *     keyed by fullyQualifiedName, never 409. Statuses follow OpenMetadata (observed §1.2): 201 when
+         *     keyed by fullyQualifiedName, never 409. Statuses follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when
          *     created; 200 when updated (version +0.1, or +1.0 for a major change) or unchanged (same
          *     version); a soft-deleted database schema is restored and updated (200, same id), together with
          *     its children.
@@ -1966,8 +1955,7 @@ export interface paths {
         put: operations["createOrUpdateDatabaseSchema"];
         /**
          * Create a database schema
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.1, §6,
-         *     createDatabaseSchema.json) and the rules of contract "Create, upsert and bulk upsert" 1, 2 and
+         * @description Not shown in the contract; follows OpenMetadata behaviour (createDatabaseSchema.json; docs/behaviour.md "Create", "Fully qualified names") and the rules of contract "Create, upsert and bulk upsert" 1, 2 and
          *     5: required `name` and `database` (the database FQN); returns the created schema with id,
          *     fullyQualifiedName (`<service>.<database>.<schema>`), the database and service references,
          *     version 0.1, updatedAt, updatedBy, deleted false and the empty arrays, status 201. A name
@@ -1993,7 +1981,7 @@ export interface paths {
          * Create or update many database schemas
          * @description Not shown in the contract for database schemas; follows contract "Create, upsert and bulk
          *     upsert" rule 4. The response shape is not shown in the contract and follows OpenMetadata's
-         *     BulkOperationResult (observed §1.8): 200 with one entry per item; invalid items are reported in
+         *     BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per item; invalid items are reported in
          *     `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdateDatabaseSchemas"];
@@ -2016,7 +2004,7 @@ export interface paths {
         };
         /**
          * Get a database schema by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields (owners, tags, domains, followers, votes, tables, extension) only with `fields`,
          *     soft-deleted database schemas only with `include=deleted|all`.
          */
@@ -2026,10 +2014,10 @@ export interface paths {
         /**
          * Delete a database schema by id
          * @description Not in the contract's "Delete and restore" prefix list (`/v1/databaseSchemas` is not named); the
-         *     same rules apply (contract "Delete and restore" rules 1–5, observed §1.4, §4). Soft delete
+         *     same rules apply (contract "Delete and restore" rules 1–5; docs/behaviour.md "Delete and restore"). Soft delete
          *     (default) returns the database schema with `deleted` true and version +0.1; `hardDelete=true`
          *     removes it: 204 in the `contract` profile, 200 with the removed database schema in the
-         *     `openmetadata` profile (observed §1.4). A schema with tables needs `recursive=true` (400
+         *     `openmetadata` profile (docs/behaviour.md "Delete and restore"). A schema with tables needs `recursive=true` (400
          *     `databaseSchema is not empty`); recursive deletes its tables.
          */
         delete: operations["deleteDatabaseSchema"];
@@ -2037,7 +2025,7 @@ export interface paths {
         head?: never;
         /**
          * Update a database schema with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName`, `service` and `database` are silently kept; changing
          *     `deleted` gives 400; a soft-deleted database schema gives 404; version +0.1 when something
          *     changed.
@@ -2060,7 +2048,7 @@ export interface paths {
         };
         /**
          * Get a database schema by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §6). Same as by id;
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading", "Fully qualified names"). Same as by id;
          *     the FQN is `<service>.<database>.<schema>`.
          */
         get: operations["getDatabaseSchemaByFqn"];
@@ -2069,15 +2057,15 @@ export interface paths {
         /**
          * Delete a database schema by fully qualified name
          * @description Not in the contract's "Delete and restore" prefix list (`/v1/databaseSchemas` is not named); the
-         *     same rules apply (contract "Delete and restore" rules 1–5, observed §1.4, §4). Same as delete by
-         *     id (OpenMetadata accepts `recursive` here, observed §1.4).
+         *     same rules apply (contract "Delete and restore" rules 1–5; docs/behaviour.md "Delete and restore"). Same as delete by
+         *     id (OpenMetadata accepts `recursive` here; docs/behaviour.md "Delete and restore").
          */
         delete: operations["deleteDatabaseSchemaByFqn"];
         options?: never;
         head?: never;
         /**
          * Update a database schema by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchDatabaseSchemaByFqn"];
         trace?: never;
@@ -2093,8 +2081,8 @@ export interface paths {
         /**
          * Restore a soft-deleted database schema
          * @description Not in the contract's "Delete and restore" prefix list; follows its restore rule (restore with
-         *     the entity id) and observed Appendix B §2.7. The id travels in the body `{"id": ...}` as
-         *     OpenMetadata reads it (observed §1.5); `?id=` is accepted too. Returns the restored database
+         *     the entity id) and the web UI's `ui/rest/databaseAPI.ts`. The id travels in the body `{"id": ...}` as
+         *     OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored database
          *     schema, version +0.1, together with the children a recursive delete took. An unknown id gives
          *     404; a database schema that is not deleted gives 400.
          */
@@ -2118,7 +2106,7 @@ export interface paths {
         };
         /**
          * List the versions of a database schema
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listDatabaseSchemaVersions"];
         put?: never;
@@ -2143,7 +2131,7 @@ export interface paths {
         };
         /**
          * Get a database schema as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getDatabaseSchemaVersion"];
         put?: never;
@@ -2167,9 +2155,8 @@ export interface paths {
         get?: never;
         /**
          * Follow a database schema
-         * @description Not shown in the contract for database schemas; follows observed OpenMetadata behaviour (§1.6,
-         *     §5.1) and the rules of contract "Followers and votes". The body is the user's UUID as a JSON
-         *     string (what OpenMetadata clients send, observed §1.6) or, profile `contract`, as bare text.
+         * @description Not shown in the contract for database schemas; follows OpenMetadata behaviour (docs/behaviour.md "Followers and votes", "Reading") and the rules of contract "Followers and votes". The body is the user's UUID as a JSON
+         *     string (what OpenMetadata clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as bare text.
          *     Profile `contract` returns the database schema with its `followers`; profile `openmetadata`
          *     returns a ChangeEvent. Following twice is a no-op; the version does not change. An unknown
          *     database schema or user gives 404.
@@ -2199,7 +2186,7 @@ export interface paths {
         post?: never;
         /**
          * Stop following a database schema
-         * @description Not shown in the contract for database schemas; follows observed OpenMetadata behaviour (§1.6).
+         * @description Not shown in the contract for database schemas; follows OpenMetadata behaviour (docs/behaviour.md "Followers and votes").
          *     Returns the database schema (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile
          *     `openmetadata`). Unknown database schema or user → 404.
          */
@@ -2222,11 +2209,10 @@ export interface paths {
         get?: never;
         /**
          * Vote on a database schema
-         * @description Not shown in the contract for database schemas; follows observed OpenMetadata behaviour (§1.7,
-         *     Appendix B §2.7) and the rules of contract "Followers and votes" (`updatedVoteType`). Up and
+         * @description Not shown in the contract for database schemas; follows OpenMetadata behaviour (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/databaseAPI.ts`) and the rules of contract "Followers and votes" (`updatedVoteType`). Up and
          *     down votes are exclusive per user; the version does not change. The response is not shown in the
          *     contract: profile `contract` returns the database schema with `votes`, profile `openmetadata` a
-         *     ChangeEvent (observed §1.7).
+         *     ChangeEvent (docs/behaviour.md "Followers and votes").
          */
         put: operations["voteDatabaseSchema"];
         post?: never;
@@ -2245,7 +2231,7 @@ export interface paths {
         };
         /**
          * List tables
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.2, §5.8): cursor
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing", "Databases, schemas and tables"): cursor
          *     paging with `limit`, `before`, `after`, soft-deleted tables only with `include`, and the filters
          *     `database` and `databaseSchema` (FQNs). `includeEmptyTestSuite` is accepted and ignored (the
          *     catalog has no test suites).
@@ -2254,7 +2240,7 @@ export interface paths {
         /**
          * Create or update a table
          * @description Not shown in the contract; follows contract "Create, upsert and bulk upsert" rule 3: upsert
-         *     keyed by fullyQualifiedName, never 409. Statuses follow OpenMetadata (observed §1.2): 201 when
+         *     keyed by fullyQualifiedName, never 409. Statuses follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when
          *     created; 200 when updated (version +0.1, or +1.0 for a major change) or unchanged (same
          *     version); a soft-deleted table is restored and updated (200, same id), together with its
          *     children.
@@ -2263,7 +2249,7 @@ export interface paths {
         /**
          * Create a table
          * @description Not shown in the contract (its table fields beyond id, name, fullyQualifiedName and followers
-         *     are not shown); follows observed OpenMetadata behaviour (§1.1, §6, createTable.json) and the
+         *     are not shown); follows OpenMetadata behaviour (createTable.json; docs/behaviour.md "Create", "Fully qualified names") and the
          *     rules of contract "Create, upsert and bulk upsert" 1, 2 and 5: required `name`, `databaseSchema`
          *     (the schema FQN) and `columns` (may be empty); returns the created table with id,
          *     fullyQualifiedName (`<service>.<database>.<schema>.<table>`), the service, database and schema
@@ -2290,7 +2276,7 @@ export interface paths {
          * Create or update many tables
          * @description Not shown in the contract for tables; follows contract "Create, upsert and bulk upsert" rule 4.
          *     The response shape is not shown in the contract and follows OpenMetadata's BulkOperationResult
-         *     (observed §1.8): 200 with one entry per item; invalid items are reported in `failedRequest`
+         *     (docs/behaviour.md "Bulk upsert"): 200 with one entry per item; invalid items are reported in `failedRequest`
          *     without failing the others.
          */
         put: operations["bulkCreateOrUpdateTables"];
@@ -2313,7 +2299,7 @@ export interface paths {
         };
         /**
          * Get a table by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields (owners, tags, domains, followers, votes, tableProfilerConfig, sampleData, profile,
          *     extension) only with `fields`, soft-deleted tables only with `include=deleted|all`.
          */
@@ -2323,9 +2309,9 @@ export interface paths {
         /**
          * Delete a table by id
          * @description Not in the contract's "Delete and restore" prefix list (`/v1/tables` is not named); the same
-         *     rules apply (contract "Delete and restore" rules 1–5, observed §1.4, §4). Soft delete (default)
+         *     rules apply (contract "Delete and restore" rules 1–5; docs/behaviour.md "Delete and restore"). Soft delete (default)
          *     returns the table with `deleted` true and version +0.1; `hardDelete=true` removes it: 204 in the
-         *     `contract` profile, 200 with the removed table in the `openmetadata` profile (observed §1.4).
+         *     `contract` profile, 200 with the removed table in the `openmetadata` profile (docs/behaviour.md "Delete and restore").
          *     Tables have no child entities here, so `recursive` changes nothing.
          */
         delete: operations["deleteTable"];
@@ -2333,10 +2319,10 @@ export interface paths {
         head?: never;
         /**
          * Update a table with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName`, `service`, `database` and `databaseSchema` are
          *     silently kept; changing `deleted` gives 400; a soft-deleted table gives 404; version +0.1 when
-         *     something changed (+1.0 when a column is removed or its type changes, observed §3).
+         *     something changed (+1.0 when a column is removed or its type changes; docs/behaviour.md "Versions").
          */
         patch: operations["patchTable"];
         trace?: never;
@@ -2356,7 +2342,7 @@ export interface paths {
         };
         /**
          * Get a table by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §6). Same as by id;
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading", "Fully qualified names"). Same as by id;
          *     the FQN is `<service>.<database>.<schema>.<table>`.
          */
         get: operations["getTableByFqn"];
@@ -2365,14 +2351,14 @@ export interface paths {
         /**
          * Delete a table by fully qualified name
          * @description Not in the contract's "Delete and restore" prefix list (`/v1/tables` is not named); the same
-         *     rules apply (contract "Delete and restore" rules 1–5, observed §1.4, §4). Same as delete by id.
+         *     rules apply (contract "Delete and restore" rules 1–5; docs/behaviour.md "Delete and restore"). Same as delete by id.
          */
         delete: operations["deleteTableByFqn"];
         options?: never;
         head?: never;
         /**
          * Update a table by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchTableByFqn"];
         trace?: never;
@@ -2388,8 +2374,8 @@ export interface paths {
         /**
          * Restore a soft-deleted table
          * @description Not in the contract's "Delete and restore" prefix list; follows its restore rule (restore with
-         *     the entity id) and observed Appendix B §2.8. The id travels in the body `{"id": ...}` as
-         *     OpenMetadata reads it (observed §1.5); `?id=` is accepted too. Returns the restored table,
+         *     the entity id) and the web UI's `ui/rest/tableAPI.ts`. The id travels in the body `{"id": ...}` as
+         *     OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored table,
          *     version +0.1, together with the children a recursive delete took. An unknown id gives 404; a
          *     table that is not deleted gives 400.
          */
@@ -2413,7 +2399,7 @@ export interface paths {
         };
         /**
          * List the versions of a table
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listTableVersions"];
         put?: never;
@@ -2438,7 +2424,7 @@ export interface paths {
         };
         /**
          * Get a table as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getTableVersion"];
         put?: never;
@@ -2463,7 +2449,7 @@ export interface paths {
         /**
          * Follow a table
          * @description Contract "Followers and votes (tables and dashboards)" (add follower). The body is the user's
-         *     UUID as a JSON string (what OpenMetadata clients send, observed §1.6) or, profile `contract`, as
+         *     UUID as a JSON string (what OpenMetadata clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as
          *     bare text. Profile `contract` returns the table with its `followers`; profile `openmetadata`
          *     returns a ChangeEvent. Following twice is a no-op; the version does not change. An unknown table
          *     or user gives 404.
@@ -2519,7 +2505,7 @@ export interface paths {
          * @description Contract "Followers and votes (tables and dashboards)" (set vote, `updatedVoteType`). Up and
          *     down votes are exclusive per user; the version does not change. The response is not shown in the
          *     contract: profile `contract` returns the table with `votes`, profile `openmetadata` a
-         *     ChangeEvent (observed §1.7).
+         *     ChangeEvent (docs/behaviour.md "Followers and votes").
          */
         put: operations["voteTable"];
         post?: never;
@@ -2538,16 +2524,16 @@ export interface paths {
         };
         /**
          * List messaging services
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1–5.4): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing", "Services"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted entities only with `include`, and the `domain`
-         *     filter (§5.4).
+         *     filter (docs/behaviour.md "Services").
          */
         get: operations["listMessagingServices"];
         /**
          * Create or update a messaging service
          * @description Contract "Create, upsert and bulk upsert" rule 3 (applied to messaging services, which the
          *     contract's create table does not list): upsert keyed by fullyQualifiedName, never 409.
-         *     Statuses follow OpenMetadata (observed §1.2): 201 when created; 200 when updated (version
+         *     Statuses follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when created; 200 when updated (version
          *     +0.1, or +1.0 for a major change) or unchanged (same version); a soft-deleted messaging
          *     service is restored and updated (200, same id).
          */
@@ -2556,12 +2542,12 @@ export interface paths {
          * Create a messaging service
          * @description Not shown in the contract (its create table lists storage and ML model services only); the
          *     document applies the contract's "Create, upsert and bulk upsert" rules 1, 2 and 5 as for
-         *     storage services, with OpenMetadata's CreateMessagingService (observed §1.1, §5.4): `name`,
-         *     `serviceType` and `connection` are required (profile `openmetadata`: `connection` optional,
-         *     observed Appendix C 15). Returns the created service with fullyQualifiedName = its quoted
+         *     storage services, with OpenMetadata's CreateMessagingService (docs/behaviour.md "Create", "Services"): `name`,
+         *     `serviceType` and `connection` are required (profile `openmetadata`: `connection` optional;
+         *     docs/behaviour.md "Services"). Returns the created service with fullyQualifiedName = its quoted
          *     name, version 0.1, updatedAt, updatedBy, deleted false and the empty arrays; in the `contract`
          *     profile secrets in `connection.config` are masked with asterisks. A name used by another
-         *     messaging service (soft-deleted included) gives 409. The status, 201, follows observed §1.1.
+         *     messaging service (soft-deleted included) gives 409. The status, 201, follows OpenMetadata (docs/behaviour.md "Create").
          */
         post: operations["createMessagingService"];
         delete?: never;
@@ -2582,7 +2568,7 @@ export interface paths {
          * Create or update many messaging services
          * @description Contract "Create, upsert and bulk upsert" rule 4, applied to messaging services (not listed in
          *     the contract). The response shape is not shown in the contract and follows OpenMetadata's
-         *     BulkOperationResult (observed §1.8): 200 with one entry per item; invalid items are reported
+         *     BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per item; invalid items are reported
          *     in `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdateMessagingServices"];
@@ -2605,7 +2591,7 @@ export interface paths {
         };
         /**
          * Get a messaging service by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.4, §7.9):
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading", "Services"):
          *     relationship fields (`pipelines`, `owners`, `tags`, `domains`, `followers`) only with
          *     `fields`, soft-deleted messaging services only with `include=deleted|all`.
          */
@@ -2615,8 +2601,7 @@ export interface paths {
         /**
          * Delete a messaging service by id
          * @description The contract's "Delete and restore" prefixes do not include `/v1/services/messagingServices`;
-         *     the document applies the same rules as to storage services, following OpenMetadata (observed
-         *     §1.4, §4). Soft delete (default) returns the messaging service with `deleted` true and version
+         *     the document applies the same rules as to storage services, following OpenMetadata (docs/behaviour.md "Delete and restore"). Soft delete (default) returns the messaging service with `deleted` true and version
          *     +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with the removed
          *     messaging service in the `openmetadata` profile. A service with topics needs `recursive=true`
          *     (400 `messagingService is not empty`); recursive deletes every one of them.
@@ -2626,7 +2611,7 @@ export interface paths {
         head?: never;
         /**
          * Update a messaging service with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name` and `fullyQualifiedName` are silently kept; changing `deleted` gives 400;
          *     a soft-deleted messaging service gives 404; version +0.1 when something changed.
          */
@@ -2648,7 +2633,7 @@ export interface paths {
         };
         /**
          * Get a messaging service by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"). Same as by id.
          */
         get: operations["getMessagingServiceByFqn"];
         put?: never;
@@ -2663,7 +2648,7 @@ export interface paths {
         head?: never;
         /**
          * Update a messaging service by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchMessagingServiceByFqn"];
         trace?: never;
@@ -2679,8 +2664,7 @@ export interface paths {
         /**
          * Restore a soft-deleted messaging service
          * @description Restore with the entity id (contract "Delete and restore", applied to this prefix as to
-         *     storage services). The id travels in the body `{"id": ...}` as OpenMetadata reads it (observed
-         *     §1.5); `?id=` is accepted too. Returns the restored messaging service, version +0.1, together
+         *     storage services). The id travels in the body `{"id": ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored messaging service, version +0.1, together
          *     with the topics a recursive delete took. An unknown id gives 404; a messaging service that is
          *     not deleted gives 400.
          */
@@ -2704,7 +2688,7 @@ export interface paths {
         };
         /**
          * List the versions of a messaging service
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listMessagingServiceVersions"];
         put?: never;
@@ -2729,7 +2713,7 @@ export interface paths {
         };
         /**
          * Get a messaging service as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getMessagingServiceVersion"];
         put?: never;
@@ -2754,8 +2738,8 @@ export interface paths {
         /**
          * Follow a messaging service
          * @description Contract "Followers and votes" pattern (shown there for tables and dashboards; services carry
-         *     `followers`, observed §5.4). The body is the user's UUID as a JSON string (what OpenMetadata
-         *     clients send, observed §1.6) or, profile `contract`, as bare text. Profile `contract` returns
+         *     `followers`; docs/behaviour.md "Services"). The body is the user's UUID as a JSON string (what OpenMetadata
+         *     clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as bare text. Profile `contract` returns
          *     the messaging service with its `followers`; profile `openmetadata` returns a ChangeEvent.
          *     Following twice is a no-op; the version does not change.
          */
@@ -2785,8 +2769,7 @@ export interface paths {
         /**
          * Stop following a messaging service
          * @description Contract "Followers and votes" pattern (remove follower). Returns the messaging service
-         *     (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`, observed
-         *     §1.6). Unknown user → 404.
+         *     (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`; docs/behaviour.md "Followers and votes"). Unknown user → 404.
          */
         delete: operations["deleteMessagingServiceFollower"];
         options?: never;
@@ -2803,16 +2786,16 @@ export interface paths {
         };
         /**
          * List pipeline services
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1–5.4): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing", "Services"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted entities only with `include`, and the `domain`
-         *     filter (§5.4).
+         *     filter (docs/behaviour.md "Services").
          */
         get: operations["listPipelineServices"];
         /**
          * Create or update a pipeline service
          * @description Contract "Create, upsert and bulk upsert" rule 3 (applied to pipeline services, which the
          *     contract's create table does not list): upsert keyed by fullyQualifiedName, never 409.
-         *     Statuses follow OpenMetadata (observed §1.2): 201 when created; 200 when updated (version
+         *     Statuses follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when created; 200 when updated (version
          *     +0.1, or +1.0 for a major change) or unchanged (same version); a soft-deleted pipeline service
          *     is restored and updated (200, same id).
          */
@@ -2821,12 +2804,12 @@ export interface paths {
          * Create a pipeline service
          * @description Not shown in the contract (its create table lists storage and ML model services only); the
          *     document applies the contract's "Create, upsert and bulk upsert" rules 1, 2 and 5 as for
-         *     storage services, with OpenMetadata's CreatePipelineService (observed §1.1, §5.4): `name`,
-         *     `serviceType` and `connection` are required (profile `openmetadata`: `connection` optional,
-         *     observed Appendix C 15). Returns the created service with fullyQualifiedName = its quoted
+         *     storage services, with OpenMetadata's CreatePipelineService (docs/behaviour.md "Create", "Services"): `name`,
+         *     `serviceType` and `connection` are required (profile `openmetadata`: `connection` optional;
+         *     docs/behaviour.md "Services"). Returns the created service with fullyQualifiedName = its quoted
          *     name, version 0.1, updatedAt, updatedBy, deleted false and the empty arrays; in the `contract`
          *     profile secrets in `connection.config` are masked with asterisks. A name used by another
-         *     pipeline service (soft-deleted included) gives 409. The status, 201, follows observed §1.1.
+         *     pipeline service (soft-deleted included) gives 409. The status, 201, follows OpenMetadata (docs/behaviour.md "Create").
          */
         post: operations["createPipelineService"];
         delete?: never;
@@ -2847,7 +2830,7 @@ export interface paths {
          * Create or update many pipeline services
          * @description Contract "Create, upsert and bulk upsert" rule 4, applied to pipeline services (not listed in
          *     the contract). The response shape is not shown in the contract and follows OpenMetadata's
-         *     BulkOperationResult (observed §1.8): 200 with one entry per item; invalid items are reported
+         *     BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per item; invalid items are reported
          *     in `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdatePipelineServices"];
@@ -2870,7 +2853,7 @@ export interface paths {
         };
         /**
          * Get a pipeline service by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.4, §7.9):
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading", "Services"):
          *     relationship fields (`pipelines`, `owners`, `tags`, `domains`, `followers`) only with
          *     `fields`, soft-deleted pipeline services only with `include=deleted|all`.
          */
@@ -2880,8 +2863,7 @@ export interface paths {
         /**
          * Delete a pipeline service by id
          * @description The contract's "Delete and restore" prefixes do not include `/v1/services/pipelineServices`;
-         *     the document applies the same rules as to storage services, following OpenMetadata (observed
-         *     §1.4, §4). Soft delete (default) returns the pipeline service with `deleted` true and version
+         *     the document applies the same rules as to storage services, following OpenMetadata (docs/behaviour.md "Delete and restore"). Soft delete (default) returns the pipeline service with `deleted` true and version
          *     +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with the removed
          *     pipeline service in the `openmetadata` profile. A service with pipelines needs
          *     `recursive=true` (400 `pipelineService is not empty`); recursive deletes every one of them.
@@ -2891,7 +2873,7 @@ export interface paths {
         head?: never;
         /**
          * Update a pipeline service with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name` and `fullyQualifiedName` are silently kept; changing `deleted` gives 400;
          *     a soft-deleted pipeline service gives 404; version +0.1 when something changed.
          */
@@ -2913,7 +2895,7 @@ export interface paths {
         };
         /**
          * Get a pipeline service by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"). Same as by id.
          */
         get: operations["getPipelineServiceByFqn"];
         put?: never;
@@ -2928,7 +2910,7 @@ export interface paths {
         head?: never;
         /**
          * Update a pipeline service by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchPipelineServiceByFqn"];
         trace?: never;
@@ -2944,8 +2926,7 @@ export interface paths {
         /**
          * Restore a soft-deleted pipeline service
          * @description Restore with the entity id (contract "Delete and restore", applied to this prefix as to
-         *     storage services). The id travels in the body `{"id": ...}` as OpenMetadata reads it (observed
-         *     §1.5); `?id=` is accepted too. Returns the restored pipeline service, version +0.1, together
+         *     storage services). The id travels in the body `{"id": ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored pipeline service, version +0.1, together
          *     with the pipelines a recursive delete took. An unknown id gives 404; a pipeline service that
          *     is not deleted gives 400.
          */
@@ -2969,7 +2950,7 @@ export interface paths {
         };
         /**
          * List the versions of a pipeline service
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listPipelineServiceVersions"];
         put?: never;
@@ -2994,7 +2975,7 @@ export interface paths {
         };
         /**
          * Get a pipeline service as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getPipelineServiceVersion"];
         put?: never;
@@ -3019,8 +3000,8 @@ export interface paths {
         /**
          * Follow a pipeline service
          * @description Contract "Followers and votes" pattern (shown there for tables and dashboards; services carry
-         *     `followers`, observed §5.4). The body is the user's UUID as a JSON string (what OpenMetadata
-         *     clients send, observed §1.6) or, profile `contract`, as bare text. Profile `contract` returns
+         *     `followers`; docs/behaviour.md "Services"). The body is the user's UUID as a JSON string (what OpenMetadata
+         *     clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as bare text. Profile `contract` returns
          *     the pipeline service with its `followers`; profile `openmetadata` returns a ChangeEvent.
          *     Following twice is a no-op; the version does not change.
          */
@@ -3050,8 +3031,7 @@ export interface paths {
         /**
          * Stop following a pipeline service
          * @description Contract "Followers and votes" pattern (remove follower). Returns the pipeline service
-         *     (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`, observed
-         *     §1.6). Unknown user → 404.
+         *     (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`; docs/behaviour.md "Followers and votes"). Unknown user → 404.
          */
         delete: operations["deletePipelineServiceFollower"];
         options?: never;
@@ -3068,16 +3048,16 @@ export interface paths {
         };
         /**
          * List API services
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1–5.4): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing", "Services"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted entities only with `include`, and the `domain`
-         *     filter (§5.4).
+         *     filter (docs/behaviour.md "Services").
          */
         get: operations["listApiServices"];
         /**
          * Create or update an API service
          * @description Contract "Create, upsert and bulk upsert" rule 3 (applied to API services, which the
          *     contract's create table does not list): upsert keyed by fullyQualifiedName, never 409.
-         *     Statuses follow OpenMetadata (observed §1.2): 201 when created; 200 when updated (version
+         *     Statuses follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when created; 200 when updated (version
          *     +0.1, or +1.0 for a major change) or unchanged (same version); a soft-deleted API service is
          *     restored and updated (200, same id).
          */
@@ -3086,12 +3066,12 @@ export interface paths {
          * Create an API service
          * @description Not shown in the contract (its create table lists storage and ML model services only); the
          *     document applies the contract's "Create, upsert and bulk upsert" rules 1, 2 and 5 as for
-         *     storage services, with OpenMetadata's CreateApiService (observed §1.1, §5.4): `name`,
-         *     `serviceType` and `connection` are required (profile `openmetadata`: `connection` optional,
-         *     observed Appendix C 15). Returns the created service with fullyQualifiedName = its quoted
+         *     storage services, with OpenMetadata's CreateApiService (docs/behaviour.md "Create", "Services"): `name`,
+         *     `serviceType` and `connection` are required (profile `openmetadata`: `connection` optional;
+         *     docs/behaviour.md "Services"). Returns the created service with fullyQualifiedName = its quoted
          *     name, version 0.1, updatedAt, updatedBy, deleted false and the empty arrays; in the `contract`
          *     profile secrets in `connection.config` are masked with asterisks. A name used by another API
-         *     service (soft-deleted included) gives 409. The status, 201, follows observed §1.1.
+         *     service (soft-deleted included) gives 409. The status, 201, follows OpenMetadata (docs/behaviour.md "Create").
          */
         post: operations["createApiService"];
         delete?: never;
@@ -3112,7 +3092,7 @@ export interface paths {
          * Create or update many API services
          * @description Contract "Create, upsert and bulk upsert" rule 4, applied to API services (not listed in the
          *     contract). The response shape is not shown in the contract and follows OpenMetadata's
-         *     BulkOperationResult (observed §1.8): 200 with one entry per item; invalid items are reported
+         *     BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per item; invalid items are reported
          *     in `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdateApiServices"];
@@ -3135,7 +3115,7 @@ export interface paths {
         };
         /**
          * Get an API service by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.4, §7.9):
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading", "Services"):
          *     relationship fields (`pipelines`, `owners`, `tags`, `domains`, `followers`) only with
          *     `fields`, soft-deleted API services only with `include=deleted|all`.
          */
@@ -3145,8 +3125,7 @@ export interface paths {
         /**
          * Delete an API service by id
          * @description The contract's "Delete and restore" prefixes do not include `/v1/services/apiServices`; the
-         *     document applies the same rules as to storage services, following OpenMetadata (observed §1.4,
-         *     §4). Soft delete (default) returns the API service with `deleted` true and version +0.1;
+         *     document applies the same rules as to storage services, following OpenMetadata (docs/behaviour.md "Delete and restore"). Soft delete (default) returns the API service with `deleted` true and version +0.1;
          *     `hardDelete=true` removes it: 204 in the `contract` profile, 200 with the removed API service
          *     in the `openmetadata` profile. A service with API collections needs `recursive=true` (400
          *     `apiService is not empty`); recursive deletes every one of them (and, through them, their API
@@ -3157,7 +3136,7 @@ export interface paths {
         head?: never;
         /**
          * Update an API service with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name` and `fullyQualifiedName` are silently kept; changing `deleted` gives 400;
          *     a soft-deleted API service gives 404; version +0.1 when something changed.
          */
@@ -3179,7 +3158,7 @@ export interface paths {
         };
         /**
          * Get an API service by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"). Same as by id.
          */
         get: operations["getApiServiceByFqn"];
         put?: never;
@@ -3194,7 +3173,7 @@ export interface paths {
         head?: never;
         /**
          * Update an API service by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchApiServiceByFqn"];
         trace?: never;
@@ -3210,8 +3189,7 @@ export interface paths {
         /**
          * Restore a soft-deleted API service
          * @description Restore with the entity id (contract "Delete and restore", applied to this prefix as to
-         *     storage services). The id travels in the body `{"id": ...}` as OpenMetadata reads it (observed
-         *     §1.5); `?id=` is accepted too. Returns the restored API service, version +0.1, together with
+         *     storage services). The id travels in the body `{"id": ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored API service, version +0.1, together with
          *     the API collections a recursive delete took. An unknown id gives 404; a API service that is
          *     not deleted gives 400.
          */
@@ -3235,7 +3213,7 @@ export interface paths {
         };
         /**
          * List the versions of an API service
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listApiServiceVersions"];
         put?: never;
@@ -3260,7 +3238,7 @@ export interface paths {
         };
         /**
          * Get an API service as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getApiServiceVersion"];
         put?: never;
@@ -3285,8 +3263,8 @@ export interface paths {
         /**
          * Follow an API service
          * @description Contract "Followers and votes" pattern (shown there for tables and dashboards; services carry
-         *     `followers`, observed §5.4). The body is the user's UUID as a JSON string (what OpenMetadata
-         *     clients send, observed §1.6) or, profile `contract`, as bare text. Profile `contract` returns
+         *     `followers`; docs/behaviour.md "Services"). The body is the user's UUID as a JSON string (what OpenMetadata
+         *     clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as bare text. Profile `contract` returns
          *     the API service with its `followers`; profile `openmetadata` returns a ChangeEvent. Following
          *     twice is a no-op; the version does not change.
          */
@@ -3316,7 +3294,7 @@ export interface paths {
         /**
          * Stop following an API service
          * @description Contract "Followers and votes" pattern (remove follower). Returns the API service (profile
-         *     `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`, observed §1.6).
+         *     `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`; docs/behaviour.md "Followers and votes").
          *     Unknown user → 404.
          */
         delete: operations["deleteApiServiceFollower"];
@@ -3334,15 +3312,15 @@ export interface paths {
         };
         /**
          * List ML model services
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1–5.4): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing", "Services"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted entities only with `include`, and the `domain`
-         *     filter (§5.4).
+         *     filter (docs/behaviour.md "Services").
          */
         get: operations["listMlModelServices"];
         /**
          * Create or update an ML model service
          * @description Contract "Create, upsert and bulk upsert" rule 3: upsert keyed by fullyQualifiedName, never
-         *     409. Statuses follow OpenMetadata (observed §1.2): 201 when created; 200 when updated (version
+         *     409. Statuses follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when created; 200 when updated (version
          *     +0.1, or +1.0 for a major change) or unchanged (same version); a soft-deleted ML model service
          *     is restored and updated (200, same id).
          */
@@ -3351,11 +3329,11 @@ export interface paths {
          * Create an ML model service
          * @description Contract "Create, upsert and bulk upsert" rules 1, 2 and 5 and "ML model service" (same fields
          *     as the storage service): `name`, `serviceType` and `connection` are required (profile
-         *     `openmetadata`: `connection` optional, observed Appendix C 15). Returns the created service
+         *     `openmetadata`: `connection` optional; docs/behaviour.md "Services"). Returns the created service
          *     with fullyQualifiedName = its quoted name, version 0.1, updatedAt, updatedBy, deleted false
          *     and the empty arrays; in the `contract` profile secrets in `connection.config` are masked with
          *     asterisks. A name used by another ML model service (soft-deleted included) gives 409. The
-         *     status, 201, follows observed §1.1.
+         *     status, 201, follows OpenMetadata (docs/behaviour.md "Create").
          */
         post: operations["createMlModelService"];
         delete?: never;
@@ -3375,7 +3353,7 @@ export interface paths {
         /**
          * Create or update many ML model services
          * @description Contract "Create, upsert and bulk upsert" rule 4. The response shape is not shown in the
-         *     contract and follows OpenMetadata's BulkOperationResult (observed §1.8): 200 with one entry
+         *     contract and follows OpenMetadata's BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry
          *     per item; invalid items are reported in `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdateMlModelServices"];
@@ -3398,7 +3376,7 @@ export interface paths {
         };
         /**
          * Get an ML model service by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.4, §7.9):
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading", "Services"):
          *     relationship fields (`pipelines`, `owners`, `tags`, `domains`, `followers`) only with
          *     `fields`, soft-deleted ML model services only with `include=deleted|all`.
          */
@@ -3408,8 +3386,7 @@ export interface paths {
         /**
          * Delete an ML model service by id
          * @description The contract's "Delete and restore" prefixes do not include `/v1/services/mlmodelServices`;
-         *     the document applies the same rules as to storage services, following OpenMetadata (observed
-         *     §1.4, §4). Soft delete (default) returns the ML model service with `deleted` true and version
+         *     the document applies the same rules as to storage services, following OpenMetadata (docs/behaviour.md "Delete and restore"). Soft delete (default) returns the ML model service with `deleted` true and version
          *     +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with the removed ML
          *     model service in the `openmetadata` profile. A service with ML models needs `recursive=true`
          *     (400 `mlmodelService is not empty`); recursive deletes every one of them.
@@ -3419,7 +3396,7 @@ export interface paths {
         head?: never;
         /**
          * Update an ML model service with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name` and `fullyQualifiedName` are silently kept; changing `deleted` gives 400;
          *     a soft-deleted ML model service gives 404; version +0.1 when something changed.
          */
@@ -3441,7 +3418,7 @@ export interface paths {
         };
         /**
          * Get an ML model service by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"). Same as by id.
          */
         get: operations["getMlModelServiceByFqn"];
         put?: never;
@@ -3456,7 +3433,7 @@ export interface paths {
         head?: never;
         /**
          * Update an ML model service by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchMlModelServiceByFqn"];
         trace?: never;
@@ -3472,8 +3449,7 @@ export interface paths {
         /**
          * Restore a soft-deleted ML model service
          * @description Restore with the entity id (contract "Delete and restore", applied to this prefix as to
-         *     storage services). The id travels in the body `{"id": ...}` as OpenMetadata reads it (observed
-         *     §1.5); `?id=` is accepted too. Returns the restored ML model service, version +0.1, together
+         *     storage services). The id travels in the body `{"id": ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored ML model service, version +0.1, together
          *     with the ML models a recursive delete took. An unknown id gives 404; a ML model service that
          *     is not deleted gives 400.
          */
@@ -3497,7 +3473,7 @@ export interface paths {
         };
         /**
          * List the versions of an ML model service
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listMlModelServiceVersions"];
         put?: never;
@@ -3522,7 +3498,7 @@ export interface paths {
         };
         /**
          * Get an ML model service as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getMlModelServiceVersion"];
         put?: never;
@@ -3547,8 +3523,8 @@ export interface paths {
         /**
          * Follow an ML model service
          * @description Contract "Followers and votes" pattern (shown there for tables and dashboards; services carry
-         *     `followers`, observed §5.4). The body is the user's UUID as a JSON string (what OpenMetadata
-         *     clients send, observed §1.6) or, profile `contract`, as bare text. Profile `contract` returns
+         *     `followers`; docs/behaviour.md "Services"). The body is the user's UUID as a JSON string (what OpenMetadata
+         *     clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as bare text. Profile `contract` returns
          *     the ML model service with its `followers`; profile `openmetadata` returns a ChangeEvent.
          *     Following twice is a no-op; the version does not change.
          */
@@ -3578,8 +3554,7 @@ export interface paths {
         /**
          * Stop following an ML model service
          * @description Contract "Followers and votes" pattern (remove follower). Returns the ML model service
-         *     (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`, observed
-         *     §1.6). Unknown user → 404.
+         *     (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`; docs/behaviour.md "Followers and votes"). Unknown user → 404.
          */
         delete: operations["deleteMlModelServiceFollower"];
         options?: never;
@@ -3596,7 +3571,7 @@ export interface paths {
         };
         /**
          * List topics
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1–5.2): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted entities only with `include`, and the filter
          *     `service` (messaging service FQN).
          */
@@ -3605,23 +3580,21 @@ export interface paths {
          * Create or update a topic
          * @description Contract "Create, upsert and bulk upsert" rule 3 (applied to topics, whose create endpoint the
          *     contract does not show): upsert keyed by fullyQualifiedName, never 409. Statuses follow
-         *     OpenMetadata (observed §1.2): 201 when created; 200 when updated (version +0.1, or +1.0 for a
-         *     major change — OpenMetadata probably treats removed `messageSchema` fields as major (observed
-         *     §3, not verified), which this document does not pin) or unchanged (same version); a
+         *     OpenMetadata (docs/behaviour.md "Upsert"): 201 when created; 200 when updated (version +0.1, or +1.0 for a
+         *     major change — OpenMetadata probably treats removed `messageSchema` fields as major (docs/behaviour.md "Versions", not verified), which this document does not pin) or unchanged (same version); a
          *     soft-deleted topic is restored and updated (200, same id).
          */
         put: operations["createOrUpdateTopic"];
         /**
          * Create a topic
          * @description Not shown in the contract (Gaps: create endpoints and create-request fields of topics);
-         *     follows OpenMetadata's CreateTopic (observed §1.1) under the contract's "Create, upsert and
+         *     follows OpenMetadata's CreateTopic (docs/behaviour.md "Create") under the contract's "Create, upsert and
          *     bulk upsert" rules 1, 2 and 5: `name`, `service` (the messaging service FQN) and `partitions`
          *     (at least 1; required as in OpenMetadata) are required. Returns the created topic with every
          *     given property plus id, fullyQualifiedName (`<service>.<name>`, contract "Common rules" 3),
          *     version 0.1, updatedAt, updatedBy, deleted false and the empty arrays. A name already used in
          *     the same messaging service (soft-deleted included) gives 409; an unknown messaging service
-         *     gives 404 (`messagingService instance for <fqn> not found`). The status, 201, follows observed
-         *     §1.1.
+         *     gives 404 (`messagingService instance for <fqn> not found`). The status, 201, follows OpenMetadata (docs/behaviour.md "Create").
          */
         post: operations["createTopic"];
         delete?: never;
@@ -3642,7 +3615,7 @@ export interface paths {
          * Create or update many topics
          * @description Contract "Create, upsert and bulk upsert" rule 4, applied to topics (the contract lists no
          *     bulk path for them). The response shape is not shown in the contract and follows
-         *     OpenMetadata's BulkOperationResult (observed §1.8): 200 with one entry per item; invalid items
+         *     OpenMetadata's BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per item; invalid items
          *     are reported in `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdateTopics"];
@@ -3665,7 +3638,7 @@ export interface paths {
         };
         /**
          * Get a topic by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields (`owners`, `tags`, `followers`, `votes`, `domains`, `extension`...) only with `fields`,
          *     soft-deleted topics only with `include=deleted|all`.
          */
@@ -3676,19 +3649,18 @@ export interface paths {
          * Delete a topic by id
          * @description Contract "Delete and restore" (`/v1/topics` is one of its prefixes). Soft delete (default)
          *     returns the topic with `deleted` true and version +0.1; `hardDelete=true` removes it: 204 in
-         *     the `contract` profile, 200 with the removed topic in the `openmetadata` profile (observed
-         *     §1.4). A topic has no children, so `recursive` changes nothing.
+         *     the `contract` profile, 200 with the removed topic in the `openmetadata` profile (docs/behaviour.md "Delete and restore"). A topic has no children, so `recursive` changes nothing.
          */
         delete: operations["deleteTopic"];
         options?: never;
         head?: never;
         /**
          * Update a topic with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName` and `service` are silently kept; changing `deleted`
          *     gives 400; a soft-deleted topic gives 404; version +0.1 when something changed, +1.0 (0.2 →
          *     1.2) for a major change — OpenMetadata probably treats removed `messageSchema` fields as major
-         *     (observed §3, not verified), which this document does not pin.
+         *     (docs/behaviour.md "Versions", not verified), which this document does not pin.
          */
         patch: operations["patchTopic"];
         trace?: never;
@@ -3708,7 +3680,7 @@ export interface paths {
         };
         /**
          * Get a topic by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"). Same as by id.
          */
         get: operations["getTopicByFqn"];
         put?: never;
@@ -3723,7 +3695,7 @@ export interface paths {
         head?: never;
         /**
          * Update a topic by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id
          *     (removed schema fields may count as a major change).
          */
         patch: operations["patchTopicByFqn"];
@@ -3740,7 +3712,7 @@ export interface paths {
         /**
          * Restore a soft-deleted topic
          * @description Contract "Delete and restore" (restore with the entity id). The id travels in the body `{"id":
-         *     ...}` as OpenMetadata reads it (observed §1.5); `?id=` is accepted too. Returns the restored
+         *     ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored
          *     topic, version +0.1. An unknown id gives 404; a topic that is not deleted gives 400.
          */
         put: operations["restoreTopic"];
@@ -3763,7 +3735,7 @@ export interface paths {
         };
         /**
          * List the versions of a topic
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listTopicVersions"];
         put?: never;
@@ -3788,7 +3760,7 @@ export interface paths {
         };
         /**
          * Get a topic as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getTopicVersion"];
         put?: never;
@@ -3813,9 +3785,7 @@ export interface paths {
         /**
          * Follow a topic
          * @description Not shown in the contract for topics (its "Followers and votes" section covers tables and
-         *     dashboards); the same rules apply here, following OpenMetadata (observed §1.6, Appendix B
-         *     2.3). The body is the user's UUID as a JSON string (what OpenMetadata clients send, observed
-         *     §1.6) or, profile `contract`, as bare text. Profile `contract` returns the topic with its
+         *     dashboards); the same rules apply here, following OpenMetadata (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/topicsAPI.ts`). The body is the user's UUID as a JSON string (what OpenMetadata clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as bare text. Profile `contract` returns the topic with its
          *     `followers`; profile `openmetadata` returns a ChangeEvent. Following twice is a no-op; the
          *     version does not change.
          */
@@ -3845,8 +3815,7 @@ export interface paths {
         /**
          * Stop following a topic
          * @description Contract "Followers and votes" pattern, applied to topics (remove follower). Returns the topic
-         *     (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`, observed
-         *     §1.6). Unknown user → 404.
+         *     (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`; docs/behaviour.md "Followers and votes"). Unknown user → 404.
          */
         delete: operations["deleteTopicFollower"];
         options?: never;
@@ -3869,9 +3838,9 @@ export interface paths {
          * Vote on a topic
          * @description Not shown in the contract for topics (its "Followers and votes" section covers tables and
          *     dashboards; set vote with `updatedVoteType`); the same rules apply here, following
-         *     OpenMetadata (observed §1.7, Appendix B 2.3). Up and down votes are exclusive per user; the
+         *     OpenMetadata (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/topicsAPI.ts`). Up and down votes are exclusive per user; the
          *     version does not change. The response is not shown in the contract: profile `contract` returns
-         *     the topic with `votes`, profile `openmetadata` a ChangeEvent (observed §1.7).
+         *     the topic with `votes`, profile `openmetadata` a ChangeEvent (docs/behaviour.md "Followers and votes").
          */
         put: operations["voteTopic"];
         post?: never;
@@ -3890,7 +3859,7 @@ export interface paths {
         };
         /**
          * List pipelines
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1–5.2): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted entities only with `include`, and the filter
          *     `service` (pipeline service FQN).
          */
@@ -3899,7 +3868,7 @@ export interface paths {
          * Create or update a pipeline
          * @description Contract "Create, upsert and bulk upsert" rule 3 (applied to pipelines, whose create endpoint
          *     the contract does not show): upsert keyed by fullyQualifiedName, never 409. Statuses follow
-         *     OpenMetadata (observed §1.2): 201 when created; 200 when updated (version +0.1, or +1.0 for a
+         *     OpenMetadata (docs/behaviour.md "Upsert"): 201 when created; 200 when updated (version +0.1, or +1.0 for a
          *     major change) or unchanged (same version); a soft-deleted pipeline is restored and updated
          *     (200, same id).
          */
@@ -3907,14 +3876,14 @@ export interface paths {
         /**
          * Create a pipeline
          * @description Not shown in the contract (Gaps: create endpoints and create-request fields of pipelines);
-         *     follows OpenMetadata's CreatePipeline (observed §1.1) under the contract's "Create, upsert and
+         *     follows OpenMetadata's CreatePipeline (docs/behaviour.md "Create") under the contract's "Create, upsert and
          *     bulk upsert" rules 1, 2 and 5: `name` and `service` (the pipeline service FQN) are required;
          *     task names are unique within the pipeline. Returns the created pipeline with every given
          *     property plus id, fullyQualifiedName (`<service>.<name>`, contract "Common rules" 3; each task
          *     gets `<pipeline FQN>.<task>`), version 0.1, updatedAt, updatedBy, deleted false and the empty
          *     arrays. A name already used in the same pipeline service (soft-deleted included) gives 409; an
          *     unknown pipeline service gives 404 (`pipelineService instance for <fqn> not found`). The
-         *     status, 201, follows observed §1.1.
+         *     status, 201, follows OpenMetadata (docs/behaviour.md "Create").
          */
         post: operations["createPipeline"];
         delete?: never;
@@ -3935,7 +3904,7 @@ export interface paths {
          * Create or update many pipelines
          * @description Contract "Create, upsert and bulk upsert" rule 4, applied to pipelines (the contract lists no
          *     bulk path for them). The response shape is not shown in the contract and follows
-         *     OpenMetadata's BulkOperationResult (observed §1.8): 200 with one entry per item; invalid items
+         *     OpenMetadata's BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per item; invalid items
          *     are reported in `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdatePipelines"];
@@ -3958,7 +3927,7 @@ export interface paths {
         };
         /**
          * Get a pipeline by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields (`owners`, `tags`, `followers`, `votes`, `domains`, `extension`...) only with `fields`,
          *     soft-deleted pipelines only with `include=deleted|all`.
          */
@@ -3970,7 +3939,7 @@ export interface paths {
          * @description Contract "Delete and restore" (`/v1/pipelines` is one of its prefixes). Soft delete (default)
          *     returns the pipeline with `deleted` true and version +0.1; `hardDelete=true` removes it: 204
          *     in the `contract` profile, 200 with the removed pipeline in the `openmetadata` profile
-         *     (observed §1.4). A pipeline has no child entities (its tasks are part of it), so `recursive`
+         *     (docs/behaviour.md "Delete and restore"). A pipeline has no child entities (its tasks are part of it), so `recursive`
          *     changes nothing.
          */
         delete: operations["deletePipeline"];
@@ -3978,7 +3947,7 @@ export interface paths {
         head?: never;
         /**
          * Update a pipeline with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName` and `service` are silently kept; changing `deleted`
          *     gives 400; a soft-deleted pipeline gives 404; version +0.1 when something changed.
          */
@@ -4000,7 +3969,7 @@ export interface paths {
         };
         /**
          * Get a pipeline by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"). Same as by id.
          */
         get: operations["getPipelineByFqn"];
         put?: never;
@@ -4015,7 +3984,7 @@ export interface paths {
         head?: never;
         /**
          * Update a pipeline by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchPipelineByFqn"];
         trace?: never;
@@ -4031,7 +4000,7 @@ export interface paths {
         /**
          * Restore a soft-deleted pipeline
          * @description Contract "Delete and restore" (restore with the entity id). The id travels in the body `{"id":
-         *     ...}` as OpenMetadata reads it (observed §1.5); `?id=` is accepted too. Returns the restored
+         *     ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored
          *     pipeline, version +0.1. An unknown id gives 404; a pipeline that is not deleted gives 400.
          */
         put: operations["restorePipeline"];
@@ -4054,7 +4023,7 @@ export interface paths {
         };
         /**
          * List the versions of a pipeline
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listPipelineVersions"];
         put?: never;
@@ -4079,7 +4048,7 @@ export interface paths {
         };
         /**
          * Get a pipeline as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getPipelineVersion"];
         put?: never;
@@ -4104,9 +4073,8 @@ export interface paths {
         /**
          * Follow a pipeline
          * @description Contract "Followers and votes" pattern (the section shows tables and dashboards; the
-         *     contract's Pipeline record carries `followers`), following OpenMetadata (observed §1.6,
-         *     Appendix B 2.3). The body is the user's UUID as a JSON string (what OpenMetadata clients send,
-         *     observed §1.6) or, profile `contract`, as bare text. Profile `contract` returns the pipeline
+         *     contract's Pipeline record carries `followers`), following OpenMetadata (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/pipelineAPI.ts`). The body is the user's UUID as a JSON string (what OpenMetadata clients send;
+         *     docs/behaviour.md "Followers and votes") or, profile `contract`, as bare text. Profile `contract` returns the pipeline
          *     with its `followers`; profile `openmetadata` returns a ChangeEvent. Following twice is a
          *     no-op; the version does not change.
          */
@@ -4136,8 +4104,8 @@ export interface paths {
         /**
          * Stop following a pipeline
          * @description Contract "Followers and votes" pattern, applied to pipelines (remove follower). Returns the
-         *     pipeline (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`,
-         *     observed §1.6). Unknown user → 404.
+         *     pipeline (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`;
+         *     docs/behaviour.md "Followers and votes"). Unknown user → 404.
          */
         delete: operations["deletePipelineFollower"];
         options?: never;
@@ -4159,10 +4127,10 @@ export interface paths {
         /**
          * Vote on a pipeline
          * @description Contract "Followers and votes" pattern (set vote with `updatedVoteType`; the contract's
-         *     Pipeline record carries `votes`), following OpenMetadata (observed §1.7, Appendix B 2.3). Up
+         *     Pipeline record carries `votes`), following OpenMetadata (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/pipelineAPI.ts`). Up
          *     and down votes are exclusive per user; the version does not change. The response is not shown
          *     in the contract: profile `contract` returns the pipeline with `votes`, profile `openmetadata`
-         *     a ChangeEvent (observed §1.7).
+         *     a ChangeEvent (docs/behaviour.md "Followers and votes").
          */
         put: operations["votePipeline"];
         post?: never;
@@ -4181,7 +4149,7 @@ export interface paths {
         };
         /**
          * List API collections
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1–5.2): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted entities only with `include`, and the filter
          *     `service` (API service FQN).
          */
@@ -4190,7 +4158,7 @@ export interface paths {
          * Create or update an API collection
          * @description Contract "Create, upsert and bulk upsert" rule 3 (applied to API collections, whose create
          *     endpoint the contract does not show): upsert keyed by fullyQualifiedName, never 409. Statuses
-         *     follow OpenMetadata (observed §1.2): 201 when created; 200 when updated (version +0.1, or +1.0
+         *     follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when created; 200 when updated (version +0.1, or +1.0
          *     for a major change) or unchanged (same version); a soft-deleted API collection is restored and
          *     updated (200, same id).
          */
@@ -4198,13 +4166,13 @@ export interface paths {
         /**
          * Create an API collection
          * @description Not shown in the contract (Gaps: create endpoints and create-request fields of API
-         *     collections); follows OpenMetadata's CreateAPICollection (observed §1.1) under the contract's
+         *     collections); follows OpenMetadata's CreateAPICollection (docs/behaviour.md "Create") under the contract's
          *     "Create, upsert and bulk upsert" rules 1, 2 and 5: `name` and `service` (the API service FQN)
          *     are required; `endpointURL` is a URI. Returns the created API collection with every given
          *     property plus id, fullyQualifiedName (`<service>.<name>`, contract "Common rules" 3), version
          *     0.1, updatedAt, updatedBy, deleted false and the empty arrays. A name already used in the same
          *     API service (soft-deleted included) gives 409; an unknown API service gives 404 (`apiService
-         *     instance for <fqn> not found`). The status, 201, follows observed §1.1.
+         *     instance for <fqn> not found`). The status, 201, follows OpenMetadata (docs/behaviour.md "Create").
          */
         post: operations["createApiCollection"];
         delete?: never;
@@ -4225,7 +4193,7 @@ export interface paths {
          * Create or update many API collections
          * @description Contract "Create, upsert and bulk upsert" rule 4, applied to API collections (the contract
          *     lists no bulk path for them). The response shape is not shown in the contract and follows
-         *     OpenMetadata's BulkOperationResult (observed §1.8): 200 with one entry per item; invalid items
+         *     OpenMetadata's BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per item; invalid items
          *     are reported in `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdateApiCollections"];
@@ -4248,7 +4216,7 @@ export interface paths {
         };
         /**
          * Get an API collection by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields (`apiEndpoints`, `owners`, `tags`, `followers`, `votes`, `domains`, `extension`...)
          *     only with `fields`, soft-deleted API collections only with `include=deleted|all`.
          */
@@ -4260,8 +4228,8 @@ export interface paths {
          * @description Contract "Delete and restore" (`/v1/apiCollections` is one of its prefixes). Soft delete
          *     (default) returns the API collection with `deleted` true and version +0.1; `hardDelete=true`
          *     removes it: 204 in the `contract` profile, 200 with the removed API collection in the
-         *     `openmetadata` profile (observed §1.4). An API collection with API endpoints needs
-         *     `recursive=true` (400 `apiCollection is not empty`, observed §4); with it every endpoint is
+         *     `openmetadata` profile (docs/behaviour.md "Delete and restore"). An API collection with API endpoints needs
+         *     `recursive=true` (400 `apiCollection is not empty`; docs/behaviour.md "Delete and restore"); with it every endpoint is
          *     deleted too (contract "Delete and restore" rule 3).
          */
         delete: operations["deleteApiCollection"];
@@ -4269,7 +4237,7 @@ export interface paths {
         head?: never;
         /**
          * Update an API collection with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName` and `service` are silently kept; changing `deleted`
          *     gives 400; a soft-deleted API collection gives 404; version +0.1 when something changed.
          */
@@ -4291,7 +4259,7 @@ export interface paths {
         };
         /**
          * Get an API collection by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"). Same as by id.
          */
         get: operations["getApiCollectionByFqn"];
         put?: never;
@@ -4306,7 +4274,7 @@ export interface paths {
         head?: never;
         /**
          * Update an API collection by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchApiCollectionByFqn"];
         trace?: never;
@@ -4322,7 +4290,7 @@ export interface paths {
         /**
          * Restore a soft-deleted API collection
          * @description Contract "Delete and restore" (restore with the entity id). The id travels in the body `{"id":
-         *     ...}` as OpenMetadata reads it (observed §1.5); `?id=` is accepted too. Returns the restored
+         *     ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored
          *     API collection, version +0.1, together with the API endpoints a recursive delete took. An
          *     unknown id gives 404; an API collection that is not deleted gives 400.
          */
@@ -4346,7 +4314,7 @@ export interface paths {
         };
         /**
          * List the versions of an API collection
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listApiCollectionVersions"];
         put?: never;
@@ -4371,7 +4339,7 @@ export interface paths {
         };
         /**
          * Get an API collection as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getApiCollectionVersion"];
         put?: never;
@@ -4396,9 +4364,7 @@ export interface paths {
         /**
          * Follow an API collection
          * @description Not shown in the contract for API collections (its "Followers and votes" section covers tables
-         *     and dashboards); the same rules apply here, following OpenMetadata (observed §1.6, Appendix B
-         *     2.3). The body is the user's UUID as a JSON string (what OpenMetadata clients send, observed
-         *     §1.6) or, profile `contract`, as bare text. Profile `contract` returns the API collection with
+         *     and dashboards); the same rules apply here, following OpenMetadata (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/apiCollectionsAPI.ts`). The body is the user's UUID as a JSON string (what OpenMetadata clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as bare text. Profile `contract` returns the API collection with
          *     its `followers`; profile `openmetadata` returns a ChangeEvent. Following twice is a no-op; the
          *     version does not change.
          */
@@ -4429,7 +4395,7 @@ export interface paths {
          * Stop following an API collection
          * @description Contract "Followers and votes" pattern, applied to API collections (remove follower). Returns
          *     the API collection (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile
-         *     `openmetadata`, observed §1.6). Unknown user → 404.
+         *     `openmetadata`; docs/behaviour.md "Followers and votes"). Unknown user → 404.
          */
         delete: operations["deleteApiCollectionFollower"];
         options?: never;
@@ -4452,9 +4418,9 @@ export interface paths {
          * Vote on an API collection
          * @description Not shown in the contract for API collections (its "Followers and votes" section covers tables
          *     and dashboards; set vote with `updatedVoteType`); the same rules apply here, following
-         *     OpenMetadata (observed §1.7, Appendix B 2.3). Up and down votes are exclusive per user; the
+         *     OpenMetadata (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/apiCollectionsAPI.ts`). Up and down votes are exclusive per user; the
          *     version does not change. The response is not shown in the contract: profile `contract` returns
-         *     the API collection with `votes`, profile `openmetadata` a ChangeEvent (observed §1.7).
+         *     the API collection with `votes`, profile `openmetadata` a ChangeEvent (docs/behaviour.md "Followers and votes").
          */
         put: operations["voteApiCollection"];
         post?: never;
@@ -4473,7 +4439,7 @@ export interface paths {
         };
         /**
          * List API endpoints
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1–5.2): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted entities only with `include`, and the filter
          *     `apiCollection` (API collection FQN).
          */
@@ -4482,9 +4448,9 @@ export interface paths {
          * Create or update an API endpoint
          * @description Contract "Create, upsert and bulk upsert" rule 3 (applied to API endpoints, whose create
          *     endpoint the contract does not show): upsert keyed by fullyQualifiedName, never 409. Statuses
-         *     follow OpenMetadata (observed §1.2): 201 when created; 200 when updated (version +0.1, or +1.0
+         *     follow OpenMetadata (docs/behaviour.md "Upsert"): 201 when created; 200 when updated (version +0.1, or +1.0
          *     for a major change — OpenMetadata probably treats removed request/response schema fields as
-         *     major (observed §3, not verified), which this document does not pin) or unchanged (same
+         *     major (docs/behaviour.md "Versions", not verified), which this document does not pin) or unchanged (same
          *     version); a soft-deleted API endpoint is restored and updated (200, same id).
          */
         put: operations["createOrUpdateApiEndpoint"];
@@ -4492,14 +4458,14 @@ export interface paths {
          * Create an API endpoint
          * @description Not shown in the contract (Gaps: create endpoints and create-request fields of API endpoints
          *     (the contract names only their deletion with a collection)); follows OpenMetadata's
-         *     CreateAPIEndpoint (observed §1.1) under the contract's "Create, upsert and bulk upsert" rules
+         *     CreateAPIEndpoint (docs/behaviour.md "Create") under the contract's "Create, upsert and bulk upsert" rules
          *     1, 2 and 5: `name`, `apiCollection` (the API collection FQN) and `endpointURL` (a URI) are
          *     required; `service` in the response is the collection's API service. Returns the created API
          *     endpoint with every given property plus id, fullyQualifiedName
          *     (`<service>.<collection>.<name>`), version 0.1, updatedAt, updatedBy, deleted false and the
          *     empty arrays. A name already used in the same API collection (soft-deleted included) gives
          *     409; an unknown API collection gives 404 (`apiCollection instance for <fqn> not found`). The
-         *     status, 201, follows observed §1.1.
+         *     status, 201, follows OpenMetadata (docs/behaviour.md "Create").
          */
         post: operations["createApiEndpoint"];
         delete?: never;
@@ -4520,7 +4486,7 @@ export interface paths {
          * Create or update many API endpoints
          * @description Contract "Create, upsert and bulk upsert" rule 4, applied to API endpoints (the contract lists
          *     no bulk path for them). The response shape is not shown in the contract and follows
-         *     OpenMetadata's BulkOperationResult (observed §1.8): 200 with one entry per item; invalid items
+         *     OpenMetadata's BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per item; invalid items
          *     are reported in `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdateApiEndpoints"];
@@ -4543,7 +4509,7 @@ export interface paths {
         };
         /**
          * Get an API endpoint by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields (`owners`, `tags`, `followers`, `votes`, `domains`, `extension`...) only with `fields`,
          *     soft-deleted API endpoints only with `include=deleted|all`.
          */
@@ -4553,10 +4519,10 @@ export interface paths {
         /**
          * Delete an API endpoint by id
          * @description Not shown in the contract (`/v1/apiEndpoints` is not among the "Delete and restore" prefixes);
-         *     the document applies the same rules, following OpenMetadata (observed §1.4). Soft delete
+         *     the document applies the same rules, following OpenMetadata (docs/behaviour.md "Delete and restore"). Soft delete
          *     (default) returns the API endpoint with `deleted` true and version +0.1; `hardDelete=true`
          *     removes it: 204 in the `contract` profile, 200 with the removed API endpoint in the
-         *     `openmetadata` profile (observed §1.4). An API endpoint has no children, so `recursive`
+         *     `openmetadata` profile (docs/behaviour.md "Delete and restore"). An API endpoint has no children, so `recursive`
          *     changes nothing.
          */
         delete: operations["deleteApiEndpoint"];
@@ -4564,11 +4530,11 @@ export interface paths {
         head?: never;
         /**
          * Update an API endpoint with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName`, `apiCollection` and `service` are silently kept;
          *     changing `deleted` gives 400; a soft-deleted API endpoint gives 404; version +0.1 when
          *     something changed, +1.0 (0.2 → 1.2) for a major change — OpenMetadata probably treats removed
-         *     request/response schema fields as major (observed §3, not verified), which this document does
+         *     request/response schema fields as major (docs/behaviour.md "Versions", not verified), which this document does
          *     not pin.
          */
         patch: operations["patchApiEndpoint"];
@@ -4589,7 +4555,7 @@ export interface paths {
         };
         /**
          * Get an API endpoint by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"). Same as by id.
          */
         get: operations["getApiEndpointByFqn"];
         put?: never;
@@ -4604,7 +4570,7 @@ export interface paths {
         head?: never;
         /**
          * Update an API endpoint by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id
          *     (removed schema fields may count as a major change).
          */
         patch: operations["patchApiEndpointByFqn"];
@@ -4621,7 +4587,7 @@ export interface paths {
         /**
          * Restore a soft-deleted API endpoint
          * @description The contract's "Delete and restore" restore, applied to this prefix (not listed there). The id
-         *     travels in the body `{"id": ...}` as OpenMetadata reads it (observed §1.5); `?id=` is accepted
+         *     travels in the body `{"id": ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted
          *     too. Returns the restored API endpoint, version +0.1. An unknown id gives 404; an API endpoint
          *     that is not deleted gives 400.
          */
@@ -4645,7 +4611,7 @@ export interface paths {
         };
         /**
          * List the versions of an API endpoint
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listApiEndpointVersions"];
         put?: never;
@@ -4670,7 +4636,7 @@ export interface paths {
         };
         /**
          * Get an API endpoint as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getApiEndpointVersion"];
         put?: never;
@@ -4695,9 +4661,7 @@ export interface paths {
         /**
          * Follow an API endpoint
          * @description Not shown in the contract for API endpoints (its "Followers and votes" section covers tables
-         *     and dashboards); the same rules apply here, following OpenMetadata (observed §1.6, Appendix B
-         *     2.3). The body is the user's UUID as a JSON string (what OpenMetadata clients send, observed
-         *     §1.6) or, profile `contract`, as bare text. Profile `contract` returns the API endpoint with
+         *     and dashboards); the same rules apply here, following OpenMetadata (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/apiCollectionsAPI.ts`). The body is the user's UUID as a JSON string (what OpenMetadata clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as bare text. Profile `contract` returns the API endpoint with
          *     its `followers`; profile `openmetadata` returns a ChangeEvent. Following twice is a no-op; the
          *     version does not change.
          */
@@ -4728,7 +4692,7 @@ export interface paths {
          * Stop following an API endpoint
          * @description Contract "Followers and votes" pattern, applied to API endpoints (remove follower). Returns
          *     the API endpoint (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile
-         *     `openmetadata`, observed §1.6). Unknown user → 404.
+         *     `openmetadata`; docs/behaviour.md "Followers and votes"). Unknown user → 404.
          */
         delete: operations["deleteApiEndpointFollower"];
         options?: never;
@@ -4751,9 +4715,9 @@ export interface paths {
          * Vote on an API endpoint
          * @description Not shown in the contract for API endpoints (its "Followers and votes" section covers tables
          *     and dashboards; set vote with `updatedVoteType`); the same rules apply here, following
-         *     OpenMetadata (observed §1.7, Appendix B 2.3). Up and down votes are exclusive per user; the
+         *     OpenMetadata (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/apiCollectionsAPI.ts`). Up and down votes are exclusive per user; the
          *     version does not change. The response is not shown in the contract: profile `contract` returns
-         *     the API endpoint with `votes`, profile `openmetadata` a ChangeEvent (observed §1.7).
+         *     the API endpoint with `votes`, profile `openmetadata` a ChangeEvent (docs/behaviour.md "Followers and votes").
          */
         put: operations["voteApiEndpoint"];
         post?: never;
@@ -4772,7 +4736,7 @@ export interface paths {
         };
         /**
          * List ML models
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1–5.2): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted entities only with `include`, and the filter
          *     `service` (ML model service FQN).
          */
@@ -4781,8 +4745,8 @@ export interface paths {
          * Create or update an ML model
          * @description Contract "Create, upsert and bulk upsert" rule 3 (applied to ML models, whose create endpoint
          *     the contract does not show): upsert keyed by fullyQualifiedName, never 409. Statuses follow
-         *     OpenMetadata (observed §1.2): 201 when created; 200 when updated (version +0.1, or +1.0 for a
-         *     major change — an `algorithm` change is a MAJOR change (observed §3,
+         *     OpenMetadata (docs/behaviour.md "Upsert"): 201 when created; 200 when updated (version +0.1, or +1.0 for a
+         *     major change — an `algorithm` change is a MAJOR change (docs/behaviour.md "Versions",
          *     `MlModelRepository.updateAlgorithm`)) or unchanged (same version); a soft-deleted ML model is
          *     restored and updated (200, same id).
          */
@@ -4790,14 +4754,14 @@ export interface paths {
         /**
          * Create an ML model
          * @description Not shown in the contract (Gaps: create endpoints and create-request fields of ML models);
-         *     follows OpenMetadata's CreateMlModel (observed §1.1) under the contract's "Create, upsert and
+         *     follows OpenMetadata's CreateMlModel (docs/behaviour.md "Create") under the contract's "Create, upsert and
          *     bulk upsert" rules 1, 2 and 5: `name`, `service` (the ML model service FQN) and `algorithm`
          *     are required; `dashboard` is a dashboard FQN and comes back as a reference (unknown dashboard
          *     → 404). Returns the created ML model with every given property plus id, fullyQualifiedName
          *     (`<service>.<name>`, contract "Common rules" 3), version 0.1, updatedAt, updatedBy, deleted
          *     false and the empty arrays. A name already used in the same ML model service (soft-deleted
          *     included) gives 409; an unknown ML model service gives 404 (`mlmodelService instance for <fqn>
-         *     not found`). The status, 201, follows observed §1.1.
+         *     not found`). The status, 201, follows OpenMetadata (docs/behaviour.md "Create").
          */
         post: operations["createMlModel"];
         delete?: never;
@@ -4818,7 +4782,7 @@ export interface paths {
          * Create or update many ML models
          * @description Contract "Create, upsert and bulk upsert" rule 4, applied to ML models (the contract lists no
          *     bulk path for them). The response shape is not shown in the contract and follows
-         *     OpenMetadata's BulkOperationResult (observed §1.8): 200 with one entry per item; invalid items
+         *     OpenMetadata's BulkOperationResult (docs/behaviour.md "Bulk upsert"): 200 with one entry per item; invalid items
          *     are reported in `failedRequest` without failing the others.
          */
         put: operations["bulkCreateOrUpdateMlModels"];
@@ -4841,7 +4805,7 @@ export interface paths {
         };
         /**
          * Get an ML model by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields (`owners`, `tags`, `followers`, `votes`, `domains`, `dashboard`, `extension`...) only
          *     with `fields`, soft-deleted ML models only with `include=deleted|all`.
          */
@@ -4853,17 +4817,17 @@ export interface paths {
          * @description Contract "Delete and restore" (`/v1/mlmodels` is one of its prefixes). Soft delete (default)
          *     returns the ML model with `deleted` true and version +0.1; `hardDelete=true` removes it: 204
          *     in the `contract` profile, 200 with the removed ML model in the `openmetadata` profile
-         *     (observed §1.4). An ML model has no children, so `recursive` changes nothing.
+         *     (docs/behaviour.md "Delete and restore"). An ML model has no children, so `recursive` changes nothing.
          */
         delete: operations["deleteMlModel"];
         options?: never;
         head?: never;
         /**
          * Update an ML model with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName` and `service` are silently kept; changing `deleted`
          *     gives 400; a soft-deleted ML model gives 404; version +0.1 when something changed, +1.0 (0.2 →
-         *     1.2) for a major change — an `algorithm` change is a MAJOR change (observed §3,
+         *     1.2) for a major change — an `algorithm` change is a MAJOR change (docs/behaviour.md "Versions",
          *     `MlModelRepository.updateAlgorithm`).
          */
         patch: operations["patchMlModel"];
@@ -4884,7 +4848,7 @@ export interface paths {
         };
         /**
          * Get an ML model by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"). Same as by id.
          */
         get: operations["getMlModelByFqn"];
         put?: never;
@@ -4899,7 +4863,7 @@ export interface paths {
         head?: never;
         /**
          * Update an ML model by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id (an
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id (an
          *     `algorithm` change is a MAJOR change, version +1.0).
          */
         patch: operations["patchMlModelByFqn"];
@@ -4916,7 +4880,7 @@ export interface paths {
         /**
          * Restore a soft-deleted ML model
          * @description Contract "Delete and restore" (restore with the entity id). The id travels in the body `{"id":
-         *     ...}` as OpenMetadata reads it (observed §1.5); `?id=` is accepted too. Returns the restored
+         *     ...}` as OpenMetadata reads it (docs/behaviour.md "Delete and restore"); `?id=` is accepted too. Returns the restored
          *     ML model, version +0.1. An unknown id gives 404; an ML model that is not deleted gives 400.
          */
         put: operations["restoreMlModel"];
@@ -4939,7 +4903,7 @@ export interface paths {
         };
         /**
          * List the versions of an ML model
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listMlModelVersions"];
         put?: never;
@@ -4964,7 +4928,7 @@ export interface paths {
         };
         /**
          * Get an ML model as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getMlModelVersion"];
         put?: never;
@@ -4989,9 +4953,7 @@ export interface paths {
         /**
          * Follow an ML model
          * @description Not shown in the contract for ML models (its "Followers and votes" section covers tables and
-         *     dashboards); the same rules apply here, following OpenMetadata (observed §1.6, Appendix B
-         *     2.3). The body is the user's UUID as a JSON string (what OpenMetadata clients send, observed
-         *     §1.6) or, profile `contract`, as bare text. Profile `contract` returns the ML model with its
+         *     dashboards); the same rules apply here, following OpenMetadata (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/mlModelAPI.ts`). The body is the user's UUID as a JSON string (what OpenMetadata clients send; docs/behaviour.md "Followers and votes") or, profile `contract`, as bare text. Profile `contract` returns the ML model with its
          *     `followers`; profile `openmetadata` returns a ChangeEvent. Following twice is a no-op; the
          *     version does not change.
          */
@@ -5021,8 +4983,8 @@ export interface paths {
         /**
          * Stop following an ML model
          * @description Contract "Followers and votes" pattern, applied to ML models (remove follower). Returns the ML
-         *     model (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`,
-         *     observed §1.6). Unknown user → 404.
+         *     model (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`;
+         *     docs/behaviour.md "Followers and votes"). Unknown user → 404.
          */
         delete: operations["deleteMlModelFollower"];
         options?: never;
@@ -5045,9 +5007,9 @@ export interface paths {
          * Vote on an ML model
          * @description Not shown in the contract for ML models (its "Followers and votes" section covers tables and
          *     dashboards; set vote with `updatedVoteType`); the same rules apply here, following
-         *     OpenMetadata (observed §1.7, Appendix B 2.3). Up and down votes are exclusive per user; the
+         *     OpenMetadata (docs/behaviour.md "Followers and votes"; the web UI's `ui/rest/mlModelAPI.ts`). Up and down votes are exclusive per user; the
          *     version does not change. The response is not shown in the contract: profile `contract` returns
-         *     the ML model with `votes`, profile `openmetadata` a ChangeEvent (observed §1.7).
+         *     the ML model with `votes`, profile `openmetadata` a ChangeEvent (docs/behaviour.md "Followers and votes").
          */
         put: operations["voteMlModel"];
         post?: never;
@@ -5066,7 +5028,7 @@ export interface paths {
         };
         /**
          * List classifications
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.9): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing", "Classifications and tags"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted classifications only with `include`, and the filter
          *     `disabled` (only disabled, or only enabled, classifications).
          */
@@ -5076,7 +5038,7 @@ export interface paths {
          * @description Contract "Create, upsert and bulk upsert" rule 3 (classifications: POST, PUT):
          *     upsert keyed by fullyQualifiedName, never 409. 201 when created; 200 when updated (version +0.1)
          *     or unchanged (same version); a soft-deleted classification is restored and updated (200, same id).
-         *     Statuses follow OpenMetadata (observed §1.2). `mutuallyExclusive` keeps its stored value (observed §10).
+         *     Statuses follow OpenMetadata (docs/behaviour.md "Upsert"). `mutuallyExclusive` keeps its stored value (docs/behaviour.md "Classifications and tags").
          */
         put: operations["createOrUpdateClassification"];
         /**
@@ -5086,7 +5048,7 @@ export interface paths {
          *     quoted name, contract "Common rules" 3), version 0.1, updatedAt, updatedBy, deleted false,
          *     `provider` (default `user`), `mutuallyExclusive` (default false) and the empty arrays. A name used
          *     by another classification (soft-deleted included) gives 409. The success status, 201, is not shown
-         *     in the contract and follows OpenMetadata (observed §1.1, §10). OpenMetadata also requires
+         *     in the contract and follows OpenMetadata (docs/behaviour.md "Create", "Classifications and tags"). OpenMetadata also requires
          *     `description`; this document follows the contract, where it is optional.
          */
         post: operations["createClassification"];
@@ -5107,7 +5069,7 @@ export interface paths {
         /**
          * Create or update many classifications
          * @description Not shown in the contract ("any bulk endpoint for classifications: not shown"); follows
-         *     observed OpenMetadata behaviour (§1.8, newest main only): the contract's bulk
+         *     OpenMetadata behaviour (docs/behaviour.md "Bulk upsert", newest main only): the contract's bulk
          *     rule ("Create, upsert and bulk upsert" rule 4) applied to classifications. 200 with OpenMetadata's
          *     BulkOperationResult, one entry per item; invalid items are reported in `failedRequest` without
          *     failing the others.
@@ -5132,7 +5094,7 @@ export interface paths {
         };
         /**
          * Get a classification by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted classifications only with `include=deleted|all`.
          */
         get: operations["getClassificationById"];
@@ -5141,19 +5103,19 @@ export interface paths {
         /**
          * Delete a classification by id
          * @description Contract "Delete and restore" rules applied to classifications (the contract does not list
-         *     their prefix; observed §1.4, §4, §10). Soft delete (default) returns the classification with `deleted`
+         *     their prefix; docs/behaviour.md "Delete and restore", "Classifications and tags"). Soft delete (default) returns the classification with `deleted`
          *     true and version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with
-         *     the removed classification in the `openmetadata` profile (observed §1.4).
+         *     the removed classification in the `openmetadata` profile (docs/behaviour.md "Delete and restore").
          *     A classification with tags needs `recursive=true` (400 `classification is not empty`). A `system`
          *     classification cannot be deleted: 400 `System entity [<name>] of type classification can not be deleted.`
-         *     (observed §10).
+         *     (docs/behaviour.md "Classifications and tags").
          */
         delete: operations["deleteClassification"];
         options?: never;
         head?: never;
         /**
          * Update a classification with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10, §10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch", "Classifications and tags"): an RFC 6902
          *     patch; `id`, `fullyQualifiedName`, `provider` and `mutuallyExclusive` are silently kept; changing
          *     `deleted` gives 400; a soft-deleted classification gives 404; version +0.1 when something changed.
          *     Replacing `name` renames a `user` classification and its tags' FQNs follow; renaming a `system`
@@ -5177,7 +5139,7 @@ export interface paths {
         };
         /**
          * Get a classification by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted classifications only with `include=deleted|all`. Same as by id.
          */
         get: operations["getClassificationByFqn"];
@@ -5185,7 +5147,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a classification by fully qualified name
-         * @description Contract "Delete and restore" rules as for delete by id (observed §10). OpenMetadata hard-codes `recursive` to false on delete by name for some kinds (observed §1.4);
+         * @description Contract "Delete and restore" rules as for delete by id (docs/behaviour.md "Classifications and tags"). OpenMetadata hard-codes `recursive` to false on delete by name for some kinds (docs/behaviour.md "Delete and restore");
          *     the `openmetadata` profile does not copy that, and a classification by name behaves as by id.
          */
         delete: operations["deleteClassificationByFqn"];
@@ -5193,7 +5155,7 @@ export interface paths {
         head?: never;
         /**
          * Update a classification by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchClassificationByFqn"];
         trace?: never;
@@ -5208,7 +5170,7 @@ export interface paths {
         get?: never;
         /**
          * Restore a soft-deleted classification
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.5), with the contract's restore rule ("Delete and restore").
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's restore rule ("Delete and restore").
          *     The id travels in the body `{"id": ...}`; `?id=` is accepted too. Returns the restored classification,
          *     version +0.1, together with the tags a recursive delete took. An unknown id gives 404; a classification that is not
          *     deleted gives 400.
@@ -5233,7 +5195,7 @@ export interface paths {
         };
         /**
          * List the versions of a classification
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listClassificationVersions"];
         put?: never;
@@ -5258,7 +5220,7 @@ export interface paths {
         };
         /**
          * Get a classification as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getClassificationVersion"];
         put?: never;
@@ -5278,21 +5240,21 @@ export interface paths {
         };
         /**
          * List tags
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.9, §10): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing", "Classifications and tags"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted tags only with `include`, and the filters
          *     `parent` (a classification FQN: only its tags) and `disabled`.
          */
         get: operations["listTags"];
         /**
          * Create or update a tag
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.2), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Upsert"), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
          *     upsert keyed by fullyQualifiedName, never 409. 201 when created; 200 when updated (version +0.1)
          *     or unchanged (same version); a soft-deleted tag is restored and updated (200, same id).
          */
         put: operations["createOrUpdateTag"];
         /**
          * Create a tag
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.1, §10): 201 with the created tag,
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Create", "Classifications and tags"): 201 with the created tag,
          *     its fullyQualifiedName `<classification>.<name>` (nested: `<classification>.<parent>.<name>`),
          *     version 0.1 and the empty arrays. A name already used in the same classification or under the
          *     same parent tag (soft-deleted included) gives 409; an unknown classification or parent gives 404.
@@ -5315,7 +5277,7 @@ export interface paths {
         get?: never;
         /**
          * Create or update many tags
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.8, newest main only): the contract's bulk
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Bulk upsert", newest main only): the contract's bulk
          *     rule ("Create, upsert and bulk upsert" rule 4) applied to tags. 200 with OpenMetadata's
          *     BulkOperationResult, one entry per item; invalid items are reported in `failedRequest` without
          *     failing the others.
@@ -5340,7 +5302,7 @@ export interface paths {
         };
         /**
          * Get a tag by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted tags only with `include=deleted|all`.
          */
         get: operations["getTagById"];
@@ -5348,20 +5310,20 @@ export interface paths {
         post?: never;
         /**
          * Delete a tag by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4, §4), with the contract's rules ("Delete and restore")
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's rules ("Delete and restore")
          *     applied as for the kinds it lists. Soft delete (default) returns the tag with `deleted`
          *     true and version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with
-         *     the removed tag in the `openmetadata` profile (observed §1.4).
+         *     the removed tag in the `openmetadata` profile (docs/behaviour.md "Delete and restore").
          *     A tag with child tags needs `recursive=true` (400 `tag is not empty`); a `system` tag cannot be
          *     deleted (400 `System entity [<name>] of type tag can not be deleted.`). The web UI always sends
-         *     `recursive=true&hardDelete=true` (observed Appendix B §2.9).
+         *     `recursive=true&hardDelete=true` (`ui/rest/tagAPI.ts`).
          */
         delete: operations["deleteTag"];
         options?: never;
         head?: never;
         /**
          * Update a tag with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName`, `classification` and `parent` are silently kept; changing `deleted` gives
          *     400; a soft-deleted tag gives 404; version +0.1 when something changed.
          */
@@ -5383,7 +5345,7 @@ export interface paths {
         };
         /**
          * Get a tag by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted tags only with `include=deleted|all`. Same as by id.
          */
         get: operations["getTagByFqn"];
@@ -5391,14 +5353,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a tag by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4, §10). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore", "Classifications and tags"). Same as by id.
          */
         delete: operations["deleteTagByFqn"];
         options?: never;
         head?: never;
         /**
          * Update a tag by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchTagByFqn"];
         trace?: never;
@@ -5413,7 +5375,7 @@ export interface paths {
         get?: never;
         /**
          * Restore a soft-deleted tag
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.5), with the contract's restore rule ("Delete and restore").
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's restore rule ("Delete and restore").
          *     The id travels in the body `{"id": ...}`; `?id=` is accepted too. Returns the restored tag,
          *     version +0.1, together with the child tags a recursive delete took. An unknown id gives 404; a tag that is not
          *     deleted gives 400.
@@ -5438,7 +5400,7 @@ export interface paths {
         };
         /**
          * List the versions of a tag
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listTagVersions"];
         put?: never;
@@ -5463,7 +5425,7 @@ export interface paths {
         };
         /**
          * Get a tag as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getTagVersion"];
         put?: never;
@@ -5483,21 +5445,21 @@ export interface paths {
         };
         /**
          * List users
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.2): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted users only with `include`, and the filters
          *     `team` (team name), `isAdmin` and `isBot`.
          */
         get: operations["listUsers"];
         /**
          * Create or update a user
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.2), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Upsert"), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
          *     upsert keyed by fullyQualifiedName, never 409. 201 when created; 200 when updated (version +0.1)
          *     or unchanged (same version); a soft-deleted user is restored and updated (200, same id).
          */
         put: operations["createOrUpdateUser"];
         /**
          * Create a user
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.1): 201 with the created user; its
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Create"): 201 with the created user; its
          *     fullyQualifiedName is its quoted name. A name already used (soft-deleted included) gives 409; an
          *     unknown team or role gives 404.
          */
@@ -5518,7 +5480,7 @@ export interface paths {
         get?: never;
         /**
          * Create or update many users
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.8, newest main only): the contract's bulk
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Bulk upsert", newest main only): the contract's bulk
          *     rule ("Create, upsert and bulk upsert" rule 4) applied to users. 200 with OpenMetadata's
          *     BulkOperationResult, one entry per item; invalid items are reported in `failedRequest` without
          *     failing the others.
@@ -5565,7 +5527,7 @@ export interface paths {
          * Get the user of the token
          * @description Not shown in the contract; follows OpenMetadata (`UserResource.getCurrentLoggedInUser`, the first
          *     call the web UI makes after sign-in): returns the user named in the bearer token's `sub`, created
-         *     on first use (DESIGN.md "Authentication and roles").
+         *     on first use (docs/behaviour.md "Authentication").
          */
         get: operations["getLoggedInUser"];
         put?: never;
@@ -5588,7 +5550,7 @@ export interface paths {
         };
         /**
          * Get a user by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted users only with `include=deleted|all`.
          */
         get: operations["getUserById"];
@@ -5596,19 +5558,19 @@ export interface paths {
         post?: never;
         /**
          * Delete a user by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4, §4), with the contract's rules ("Delete and restore")
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's rules ("Delete and restore")
          *     applied as for the kinds it lists. Soft delete (default) returns the user with `deleted`
          *     true and version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with
-         *     the removed user in the `openmetadata` profile (observed §1.4).
+         *     the removed user in the `openmetadata` profile (docs/behaviour.md "Delete and restore").
          *     Users have no children; `recursive` is accepted and changes nothing. A user named in a token
-         *     that does not exist yet is created on first use (DESIGN.md "Authentication and roles").
+         *     that does not exist yet is created on first use (docs/behaviour.md "Authentication").
          */
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
         /**
          * Update a user with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName`, and `email` are silently kept; changing `deleted` gives
          *     400; a soft-deleted user gives 404; version +0.1 when something changed.
          */
@@ -5630,7 +5592,7 @@ export interface paths {
         };
         /**
          * Get a user by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted users only with `include=deleted|all`. Same as by id.
          */
         get: operations["getUserByFqn"];
@@ -5638,14 +5600,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a user by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"). Same as by id.
          */
         delete: operations["deleteUserByFqn"];
         options?: never;
         head?: never;
         /**
          * Update a user by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchUserByFqn"];
         trace?: never;
@@ -5660,7 +5622,7 @@ export interface paths {
         get?: never;
         /**
          * Restore a soft-deleted user
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.5), with the contract's restore rule ("Delete and restore").
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's restore rule ("Delete and restore").
          *     The id travels in the body `{"id": ...}`; `?id=` is accepted too. Returns the restored user,
          *     version +0.1. An unknown id gives 404; a user that is not
          *     deleted gives 400.
@@ -5685,7 +5647,7 @@ export interface paths {
         };
         /**
          * List the versions of a user
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listUserVersions"];
         put?: never;
@@ -5710,7 +5672,7 @@ export interface paths {
         };
         /**
          * Get a user as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getUserVersion"];
         put?: never;
@@ -5730,21 +5692,21 @@ export interface paths {
         };
         /**
          * List teams
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.2): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted teams only with `include`, and the filter
          *     `parentTeam` (name of the parent team).
          */
         get: operations["listTeams"];
         /**
          * Create or update a team
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.2), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Upsert"), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
          *     upsert keyed by fullyQualifiedName, never 409. 201 when created; 200 when updated (version +0.1)
          *     or unchanged (same version); a soft-deleted team is restored and updated (200, same id).
          */
         put: operations["createOrUpdateTeam"];
         /**
          * Create a team
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.1): 201 with the created team;
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Create"): 201 with the created team;
          *     its fullyQualifiedName is its quoted name and `teamType` defaults to `Group`. A name already used
          *     (soft-deleted included) gives 409; an unknown user gives 404.
          */
@@ -5765,7 +5727,7 @@ export interface paths {
         get?: never;
         /**
          * Create or update many teams
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.8, newest main only): the contract's bulk
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Bulk upsert", newest main only): the contract's bulk
          *     rule ("Create, upsert and bulk upsert" rule 4) applied to teams. 200 with OpenMetadata's
          *     BulkOperationResult, one entry per item; invalid items are reported in `failedRequest` without
          *     failing the others.
@@ -5790,7 +5752,7 @@ export interface paths {
         };
         /**
          * Get a team by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted teams only with `include=deleted|all`.
          */
         get: operations["getTeamById"];
@@ -5798,10 +5760,10 @@ export interface paths {
         post?: never;
         /**
          * Delete a team by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4, §4), with the contract's rules ("Delete and restore")
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's rules ("Delete and restore")
          *     applied as for the kinds it lists. Soft delete (default) returns the team with `deleted`
          *     true and version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with
-         *     the removed team in the `openmetadata` profile (observed §1.4).
+         *     the removed team in the `openmetadata` profile (docs/behaviour.md "Delete and restore").
          *     A team with child teams needs `recursive=true` (400 `team is not empty`).
          */
         delete: operations["deleteTeam"];
@@ -5809,7 +5771,7 @@ export interface paths {
         head?: never;
         /**
          * Update a team with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName`, and `teamType` are silently kept; changing `deleted` gives
          *     400; a soft-deleted team gives 404; version +0.1 when something changed.
          */
@@ -5831,7 +5793,7 @@ export interface paths {
         };
         /**
          * Get a team by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted teams only with `include=deleted|all`. Same as by id.
          */
         get: operations["getTeamByFqn"];
@@ -5839,14 +5801,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a team by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"). Same as by id.
          */
         delete: operations["deleteTeamByFqn"];
         options?: never;
         head?: never;
         /**
          * Update a team by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchTeamByFqn"];
         trace?: never;
@@ -5861,7 +5823,7 @@ export interface paths {
         get?: never;
         /**
          * Restore a soft-deleted team
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.5), with the contract's restore rule ("Delete and restore").
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's restore rule ("Delete and restore").
          *     The id travels in the body `{"id": ...}`; `?id=` is accepted too. Returns the restored team,
          *     version +0.1, together with the child teams a recursive delete took. An unknown id gives 404; a team that is not
          *     deleted gives 400.
@@ -5886,7 +5848,7 @@ export interface paths {
         };
         /**
          * List the versions of a team
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listTeamVersions"];
         put?: never;
@@ -5911,7 +5873,7 @@ export interface paths {
         };
         /**
          * Get a team as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getTeamVersion"];
         put?: never;
@@ -5931,20 +5893,20 @@ export interface paths {
         };
         /**
          * List domains
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.2): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted domains only with `include`.
          */
         get: operations["listDomains"];
         /**
          * Create or update a domain
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.2), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Upsert"), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
          *     upsert keyed by fullyQualifiedName, never 409. 201 when created; 200 when updated (version +0.1)
          *     or unchanged (same version); a soft-deleted domain is restored and updated (200, same id).
          */
         put: operations["createOrUpdateDomain"];
         /**
          * Create a domain
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.1): 201 with the created domain;
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Create"): 201 with the created domain;
          *     its fullyQualifiedName is its quoted name; `experts` (user names) come back as user references.
          *     A name already used (soft-deleted included) gives 409; an unknown expert gives 404.
          */
@@ -5965,7 +5927,7 @@ export interface paths {
         get?: never;
         /**
          * Create or update many domains
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.8, newest main only): the contract's bulk
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Bulk upsert", newest main only): the contract's bulk
          *     rule ("Create, upsert and bulk upsert" rule 4) applied to domains. 200 with OpenMetadata's
          *     BulkOperationResult, one entry per item; invalid items are reported in `failedRequest` without
          *     failing the others.
@@ -5990,7 +5952,7 @@ export interface paths {
         };
         /**
          * Get a domain by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted domains only with `include=deleted|all`.
          */
         get: operations["getDomainById"];
@@ -5998,19 +5960,19 @@ export interface paths {
         post?: never;
         /**
          * Delete a domain by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4, §4), with the contract's rules ("Delete and restore")
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's rules ("Delete and restore")
          *     applied as for the kinds it lists. Soft delete (default) returns the domain with `deleted`
          *     true and version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with
-         *     the removed domain in the `openmetadata` profile (observed §1.4).
+         *     the removed domain in the `openmetadata` profile (docs/behaviour.md "Delete and restore").
          *     A domain that contains data products needs `recursive=true` (400 `domain is not empty`;
-         *     inferred from OpenMetadata's CONTAINS relationship, observed §4).
+         *     inferred from OpenMetadata's CONTAINS relationship; docs/behaviour.md "Delete and restore").
          */
         delete: operations["deleteDomain"];
         options?: never;
         head?: never;
         /**
          * Update a domain with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName` are silently kept; changing `deleted` gives
          *     400; a soft-deleted domain gives 404; version +0.1 when something changed.
          */
@@ -6032,7 +5994,7 @@ export interface paths {
         };
         /**
          * Get a domain by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted domains only with `include=deleted|all`. Same as by id.
          */
         get: operations["getDomainByFqn"];
@@ -6040,14 +6002,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a domain by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"). Same as by id.
          */
         delete: operations["deleteDomainByFqn"];
         options?: never;
         head?: never;
         /**
          * Update a domain by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchDomainByFqn"];
         trace?: never;
@@ -6062,7 +6024,7 @@ export interface paths {
         get?: never;
         /**
          * Restore a soft-deleted domain
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.5), with the contract's restore rule ("Delete and restore").
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's restore rule ("Delete and restore").
          *     The id travels in the body `{"id": ...}`; `?id=` is accepted too. Returns the restored domain,
          *     version +0.1, together with the data products a recursive delete took. An unknown id gives 404; a domain that is not
          *     deleted gives 400.
@@ -6087,7 +6049,7 @@ export interface paths {
         };
         /**
          * List the versions of a domain
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listDomainVersions"];
         put?: never;
@@ -6112,7 +6074,7 @@ export interface paths {
         };
         /**
          * Get a domain as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getDomainVersion"];
         put?: never;
@@ -6132,21 +6094,21 @@ export interface paths {
         };
         /**
          * List data products
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.2): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted data products only with `include`, and the filter
          *     `domain` (FQN of a domain: only its data products).
          */
         get: operations["listDataProducts"];
         /**
          * Create or update a data product
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.2), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Upsert"), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
          *     upsert keyed by fullyQualifiedName, never 409. 201 when created; 200 when updated (version +0.1)
          *     or unchanged (same version); a soft-deleted data product is restored and updated (200, same id).
          */
         put: operations["createOrUpdateDataProduct"];
         /**
          * Create a data product
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.1, §7.4): 201 with the created
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Create"): 201 with the created
          *     data product; its fullyQualifiedName is its quoted name. The domain is given as `domains` (FQN
          *     strings) or `domain` and returned in `domains`; `experts` (user names) come back as user
          *     references. A name already used (soft-deleted included) gives 409; an unknown domain or expert
@@ -6169,7 +6131,7 @@ export interface paths {
         get?: never;
         /**
          * Create or update many data products
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.8, newest main only): the contract's bulk
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Bulk upsert", newest main only): the contract's bulk
          *     rule ("Create, upsert and bulk upsert" rule 4) applied to data products. 200 with OpenMetadata's
          *     BulkOperationResult, one entry per item; invalid items are reported in `failedRequest` without
          *     failing the others.
@@ -6194,7 +6156,7 @@ export interface paths {
         };
         /**
          * Get a data product by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted data products only with `include=deleted|all`.
          */
         get: operations["getDataProductById"];
@@ -6202,10 +6164,10 @@ export interface paths {
         post?: never;
         /**
          * Delete a data product by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4, §4), with the contract's rules ("Delete and restore")
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's rules ("Delete and restore")
          *     applied as for the kinds it lists. Soft delete (default) returns the data product with `deleted`
          *     true and version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with
-         *     the removed data product in the `openmetadata` profile (observed §1.4).
+         *     the removed data product in the `openmetadata` profile (docs/behaviour.md "Delete and restore").
          *     Data products have no children; `recursive` is accepted and changes nothing.
          */
         delete: operations["deleteDataProduct"];
@@ -6213,7 +6175,7 @@ export interface paths {
         head?: never;
         /**
          * Update a data product with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName` are silently kept; changing `deleted` gives
          *     400; a soft-deleted data product gives 404; version +0.1 when something changed.
          */
@@ -6235,7 +6197,7 @@ export interface paths {
         };
         /**
          * Get a data product by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted data products only with `include=deleted|all`. Same as by id.
          */
         get: operations["getDataProductByFqn"];
@@ -6243,14 +6205,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a data product by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"). Same as by id.
          */
         delete: operations["deleteDataProductByFqn"];
         options?: never;
         head?: never;
         /**
          * Update a data product by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchDataProductByFqn"];
         trace?: never;
@@ -6265,7 +6227,7 @@ export interface paths {
         get?: never;
         /**
          * Restore a soft-deleted data product
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.5), with the contract's restore rule ("Delete and restore").
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's restore rule ("Delete and restore").
          *     The id travels in the body `{"id": ...}`; `?id=` is accepted too. Returns the restored data product,
          *     version +0.1. An unknown id gives 404; a data product that is not
          *     deleted gives 400.
@@ -6290,7 +6252,7 @@ export interface paths {
         };
         /**
          * List the versions of a data product
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listDataProductVersions"];
         put?: never;
@@ -6315,7 +6277,7 @@ export interface paths {
         };
         /**
          * Get a data product as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getDataProductVersion"];
         put?: never;
@@ -6335,21 +6297,21 @@ export interface paths {
         };
         /**
          * List test definitions
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.2): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted test definitions only with `include`, and the filters
          *     `entityType` (TABLE or COLUMN) and `testPlatform`.
          */
         get: operations["listTestDefinitions"];
         /**
          * Create or update a test definition
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.2), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Upsert"), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
          *     upsert keyed by fullyQualifiedName, never 409. 201 when created; 200 when updated (version +0.1)
          *     or unchanged (same version); a soft-deleted test definition is restored and updated (200, same id).
          */
         put: operations["createOrUpdateTestDefinition"];
         /**
          * Create a test definition
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.1): 201 with the created test
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Create"): 201 with the created test
          *     definition; its fullyQualifiedName is its quoted name. A name already used (soft-deleted included)
          *     gives 409.
          */
@@ -6370,7 +6332,7 @@ export interface paths {
         get?: never;
         /**
          * Create or update many test definitions
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.8, newest main only): the contract's bulk
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Bulk upsert", newest main only): the contract's bulk
          *     rule ("Create, upsert and bulk upsert" rule 4) applied to test definitions. 200 with OpenMetadata's
          *     BulkOperationResult, one entry per item; invalid items are reported in `failedRequest` without
          *     failing the others.
@@ -6395,7 +6357,7 @@ export interface paths {
         };
         /**
          * Get a test definition by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted test definitions only with `include=deleted|all`.
          */
         get: operations["getTestDefinitionById"];
@@ -6403,10 +6365,10 @@ export interface paths {
         post?: never;
         /**
          * Delete a test definition by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4, §4), with the contract's rules ("Delete and restore")
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's rules ("Delete and restore")
          *     applied as for the kinds it lists. Soft delete (default) returns the test definition with `deleted`
          *     true and version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with
-         *     the removed test definition in the `openmetadata` profile (observed §1.4).
+         *     the removed test definition in the `openmetadata` profile (docs/behaviour.md "Delete and restore").
          *     Test definitions have no children; `recursive` is accepted and changes nothing.
          */
         delete: operations["deleteTestDefinition"];
@@ -6414,7 +6376,7 @@ export interface paths {
         head?: never;
         /**
          * Update a test definition with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName` are silently kept; changing `deleted` gives
          *     400; a soft-deleted test definition gives 404; version +0.1 when something changed.
          */
@@ -6436,7 +6398,7 @@ export interface paths {
         };
         /**
          * Get a test definition by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted test definitions only with `include=deleted|all`. Same as by id.
          */
         get: operations["getTestDefinitionByFqn"];
@@ -6444,14 +6406,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a test definition by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"). Same as by id.
          */
         delete: operations["deleteTestDefinitionByFqn"];
         options?: never;
         head?: never;
         /**
          * Update a test definition by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchTestDefinitionByFqn"];
         trace?: never;
@@ -6466,7 +6428,7 @@ export interface paths {
         get?: never;
         /**
          * Restore a soft-deleted test definition
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.5), with the contract's restore rule ("Delete and restore").
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's restore rule ("Delete and restore").
          *     The id travels in the body `{"id": ...}`; `?id=` is accepted too. Returns the restored test definition,
          *     version +0.1. An unknown id gives 404; a test definition that is not
          *     deleted gives 400.
@@ -6491,7 +6453,7 @@ export interface paths {
         };
         /**
          * List the versions of a test definition
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listTestDefinitionVersions"];
         put?: never;
@@ -6516,7 +6478,7 @@ export interface paths {
         };
         /**
          * Get a test definition as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getTestDefinitionVersion"];
         put?: never;
@@ -6536,20 +6498,20 @@ export interface paths {
         };
         /**
          * List test suites
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.2): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted test suites only with `include`.
          */
         get: operations["listTestSuites"];
         /**
          * Create or update a test suite
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.2), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Upsert"), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
          *     upsert keyed by fullyQualifiedName, never 409. 201 when created; 200 when updated (version +0.1)
          *     or unchanged (same version); a soft-deleted test suite is restored and updated (200, same id).
          */
         put: operations["createOrUpdateTestSuite"];
         /**
          * Create a test suite
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.1): 201 with the created test
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Create"): 201 with the created test
          *     suite; its fullyQualifiedName is its quoted name. A name already used (soft-deleted included)
          *     gives 409.
          */
@@ -6570,7 +6532,7 @@ export interface paths {
         get?: never;
         /**
          * Create or update many test suites
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.8, newest main only): the contract's bulk
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Bulk upsert", newest main only): the contract's bulk
          *     rule ("Create, upsert and bulk upsert" rule 4) applied to test suites. 200 with OpenMetadata's
          *     BulkOperationResult, one entry per item; invalid items are reported in `failedRequest` without
          *     failing the others.
@@ -6595,7 +6557,7 @@ export interface paths {
         };
         /**
          * Get a test suite by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted test suites only with `include=deleted|all`.
          */
         get: operations["getTestSuiteById"];
@@ -6603,10 +6565,10 @@ export interface paths {
         post?: never;
         /**
          * Delete a test suite by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4, §4), with the contract's rules ("Delete and restore")
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's rules ("Delete and restore")
          *     applied as for the kinds it lists. Soft delete (default) returns the test suite with `deleted`
          *     true and version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with
-         *     the removed test suite in the `openmetadata` profile (observed §1.4).
+         *     the removed test suite in the `openmetadata` profile (docs/behaviour.md "Delete and restore").
          *     Deleting a suite does not delete its test cases (they only lose the suite); `recursive` is
          *     accepted and changes nothing.
          */
@@ -6615,7 +6577,7 @@ export interface paths {
         head?: never;
         /**
          * Update a test suite with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName` are silently kept; changing `deleted` gives
          *     400; a soft-deleted test suite gives 404; version +0.1 when something changed.
          */
@@ -6637,7 +6599,7 @@ export interface paths {
         };
         /**
          * Get a test suite by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted test suites only with `include=deleted|all`. Same as by id.
          */
         get: operations["getTestSuiteByFqn"];
@@ -6645,14 +6607,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a test suite by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"). Same as by id.
          */
         delete: operations["deleteTestSuiteByFqn"];
         options?: never;
         head?: never;
         /**
          * Update a test suite by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchTestSuiteByFqn"];
         trace?: never;
@@ -6667,7 +6629,7 @@ export interface paths {
         get?: never;
         /**
          * Restore a soft-deleted test suite
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.5), with the contract's restore rule ("Delete and restore").
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's restore rule ("Delete and restore").
          *     The id travels in the body `{"id": ...}`; `?id=` is accepted too. Returns the restored test suite,
          *     version +0.1. An unknown id gives 404; a test suite that is not
          *     deleted gives 400.
@@ -6692,7 +6654,7 @@ export interface paths {
         };
         /**
          * List the versions of a test suite
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listTestSuiteVersions"];
         put?: never;
@@ -6717,7 +6679,7 @@ export interface paths {
         };
         /**
          * Get a test suite as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getTestSuiteVersion"];
         put?: never;
@@ -6737,22 +6699,21 @@ export interface paths {
         };
         /**
          * List test cases
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §5.2): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted test cases only with `include`, and the filters
          *     `entityLink` (only the tests of that entity or column) and `testSuiteId`.
          */
         get: operations["listTestCases"];
         /**
          * Create or update a test case
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.2), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Upsert"), with the contract's upsert rule ("Create, upsert and bulk upsert" rule 3):
          *     upsert keyed by fullyQualifiedName, never 409. 201 when created; 200 when updated (version +0.1)
          *     or unchanged (same version); a soft-deleted test case is restored and updated (200, same id).
          */
         put: operations["createOrUpdateTestCase"];
         /**
          * Create a test case
-         * @description Not shown in the contract (create endpoints of test cases: not shown); follows observed OpenMetadata
-         *     behaviour (§1.1): 201 with the created test case. Its fullyQualifiedName is
+         * @description Not shown in the contract (create endpoints of test cases: not shown); follows OpenMetadata behaviour (docs/behaviour.md "Create"): 201 with the created test case. Its fullyQualifiedName is
          *     `<entity_fqn>.<column>.<name>` for a column test and `<entity_fqn>.<name>` for a table test. A name
          *     already used on the same entity or column (soft-deleted included) gives 409; an unknown test
          *     definition, test suite or linked entity gives 404.
@@ -6774,7 +6735,7 @@ export interface paths {
         get?: never;
         /**
          * Create or update many test cases
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.8, newest main only): the contract's bulk
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Bulk upsert", newest main only): the contract's bulk
          *     rule ("Create, upsert and bulk upsert" rule 4) applied to test cases. 200 with OpenMetadata's
          *     BulkOperationResult, one entry per item; invalid items are reported in `failedRequest` without
          *     failing the others.
@@ -6799,7 +6760,7 @@ export interface paths {
         };
         /**
          * Get a test case by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted test cases only with `include=deleted|all`.
          */
         get: operations["getTestCaseById"];
@@ -6809,7 +6770,7 @@ export interface paths {
          * Delete a test case by id
          * @description Contract "Delete and restore" (`/v1/dataQuality/testCases` is one of its prefixes). Soft delete (default) returns the test case with `deleted`
          *     true and version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with
-         *     the removed test case in the `openmetadata` profile (observed §1.4).
+         *     the removed test case in the `openmetadata` profile (docs/behaviour.md "Delete and restore").
          *     Test cases have no children; `recursive` is accepted and changes nothing. Their results are
          *     removed with a hard delete.
          */
@@ -6818,7 +6779,7 @@ export interface paths {
         head?: never;
         /**
          * Update a test case with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName`, `entityLink` and `testDefinition` are silently kept; changing `deleted` gives
          *     400; a soft-deleted test case gives 404; version +0.1 when something changed.
          */
@@ -6840,7 +6801,7 @@ export interface paths {
         };
         /**
          * Get a test case by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted test cases only with `include=deleted|all`. Same as by id.
          */
         get: operations["getTestCaseByFqn"];
@@ -6855,7 +6816,7 @@ export interface paths {
         head?: never;
         /**
          * Update a test case by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchTestCaseByFqn"];
         trace?: never;
@@ -6871,7 +6832,7 @@ export interface paths {
         /**
          * Restore a soft-deleted test case
          * @description Contract "Delete and restore" (restore with the entity id; `/v1/dataQuality/testCases` is one of
-         *     its prefixes). The web UI expects 200 (observed Appendix B §2.3).
+         *     its prefixes). The web UI expects 200 (`ui/rest/testAPI.ts`).
          *     The id travels in the body `{"id": ...}`; `?id=` is accepted too. Returns the restored test case,
          *     version +0.1. An unknown id gives 404; a test case that is not
          *     deleted gives 400.
@@ -6896,7 +6857,7 @@ export interface paths {
         };
         /**
          * List the versions of a test case
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listTestCaseVersions"];
         put?: never;
@@ -6921,7 +6882,7 @@ export interface paths {
         };
         /**
          * Get a test case as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getTestCaseVersion"];
         put?: never;
@@ -6977,14 +6938,14 @@ export interface paths {
         };
         /**
          * List data contracts
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §8.1): cursor paging
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Listing", "Data contracts"): cursor paging
          *     with `limit`, `before`, `after`, soft-deleted data contracts only with `include`, and the filters
          *     `entityStatus` and `entity` (UUID of the entity the contract is on).
          */
         get: operations["listDataContracts"];
         /**
          * Create or update a data contract
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.2, §8.1):
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Upsert", "Data contracts"):
          *     upsert keyed by fullyQualifiedName, never 409. 201 when created; 200 when updated (version +0.1)
          *     or unchanged (same version); a soft-deleted data contract is restored and updated (200, same id).
          *     A different contract on an entity that already has one gives 400 (not 409).
@@ -6992,10 +6953,9 @@ export interface paths {
         put: operations["createOrUpdateDataContract"];
         /**
          * Create a data contract
-         * @description Contract "Data contracts" does not show the record or its create call; follows observed
-         *     OpenMetadata behaviour (§8.1): 201 with the created contract, fullyQualifiedName
+         * @description Contract "Data contracts" does not show the record or its create call; follows OpenMetadata behaviour (docs/behaviour.md "Data contracts"): 201 with the created contract, fullyQualifiedName
          *     `<entityFQN>.dataContract_<name>`, version 0.1. A second contract for the same entity gives 400
-         *     `A data contract already exists for entity '<type>' with ID <id>` (not 409, observed Appendix C 3);
+         *     `A data contract already exists for entity '<type>' with ID <id>` (not 409; docs/behaviour.md "Data contracts");
          *     the same name on the same entity (soft-deleted included) gives 409; an unknown entity, test case
          *     or reviewer gives 404.
          */
@@ -7018,7 +6978,7 @@ export interface paths {
         };
         /**
          * Get a data contract by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted data contracts only with `include=deleted|all`.
          */
         get: operations["getDataContractById"];
@@ -7026,19 +6986,19 @@ export interface paths {
         post?: never;
         /**
          * Delete a data contract by id
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4, §4), with the contract's rules ("Delete and restore")
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's rules ("Delete and restore")
          *     applied as for the kinds it lists. Soft delete (default) returns the data contract with `deleted`
          *     true and version +0.1; `hardDelete=true` removes it: 204 in the `contract` profile, 200 with
-         *     the removed data contract in the `openmetadata` profile (observed §1.4).
+         *     the removed data contract in the `openmetadata` profile (docs/behaviour.md "Delete and restore").
          *     Deleting a contract also removes its validation results on hard delete. Contracts have no
-         *     children; `recursive` (which the web UI always sends, observed Appendix B §2.10) changes nothing.
+         *     children; `recursive` (which the web UI always sends, `ui/rest/contractAPI.ts`) changes nothing.
          */
         delete: operations["deleteDataContract"];
         options?: never;
         head?: never;
         /**
          * Update a data contract with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3, §5.10): an RFC 6902
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"): an RFC 6902
          *     patch; `id`, `name`, `fullyQualifiedName` and `entity` are silently kept; changing `deleted` gives
          *     400; a soft-deleted data contract gives 404; version +0.1 when something changed.
          */
@@ -7060,7 +7020,7 @@ export interface paths {
         };
         /**
          * Get a data contract by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§5.1, §7.9): relationship
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Reading"): relationship
          *     fields only with `fields`, soft-deleted data contracts only with `include=deleted|all`. Same as by id.
          */
         get: operations["getDataContractByFqn"];
@@ -7068,14 +7028,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a data contract by fully qualified name
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.4, §8.1). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore", "Data contracts"). Same as by id.
          */
         delete: operations["deleteDataContractByFqn"];
         options?: never;
         head?: never;
         /**
          * Update a data contract by name with JSON Patch
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.3). Same as by id.
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Patch"). Same as by id.
          */
         patch: operations["patchDataContractByFqn"];
         trace?: never;
@@ -7090,7 +7050,7 @@ export interface paths {
         get?: never;
         /**
          * Restore a soft-deleted data contract
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.5), with the contract's restore rule ("Delete and restore").
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Delete and restore"), with the contract's restore rule ("Delete and restore").
          *     The id travels in the body `{"id": ...}`; `?id=` is accepted too. Returns the restored data contract,
          *     version +0.1. An unknown id gives 404; a data contract that is not
          *     deleted gives 400.
@@ -7115,7 +7075,7 @@ export interface paths {
         };
         /**
          * List the versions of a data contract
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["listDataContractVersions"];
         put?: never;
@@ -7140,7 +7100,7 @@ export interface paths {
         };
         /**
          * Get a data contract as it was at a version
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§1.9).
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Versions").
          */
         get: operations["getDataContractVersion"];
         put?: never;
@@ -7160,8 +7120,7 @@ export interface paths {
         };
         /**
          * Get the data contract of an entity
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§8.1; the web UI's getContractByEntityId,
-         *     Appendix B §2.10): the contract of the entity `entityId` of type `entityType`, or a contract the
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Data contracts"; the web UI's getContractByEntityId in `ui/rest/contractAPI.ts`): the contract of the entity `entityId` of type `entityType`, or a contract the
          *     entity inherits from its data product (`inherited: true`). 404 when the entity has none (the UI
          *     shows an empty state).
          */
@@ -7237,7 +7196,7 @@ export interface paths {
          * List the validation results of a data contract
          * @description Contract "Data contracts" (list results) and "Limits": results with `startTs <= timestamp <= endTs`,
          *     newest first, at most `limit`. `startTs` defaults to 0 and `endTs` to now, and `paging` holds
-         *     base64 timestamps with `total` = number returned (observed §8.3). 404 when the contract does not
+         *     base64 timestamps with `total` = number returned (docs/behaviour.md "Data contracts"). 404 when the contract does not
          *     exist.
          */
         get: operations["listDataContractResults"];
@@ -7245,7 +7204,7 @@ export interface paths {
          * Add a validation result
          * @description Contract "Data contracts" (add a result: an external validation pipeline records its own run).
          *     Returns the stored result with its `id` and the contract's `dataContractFQN`. Statuses follow
-         *     OpenMetadata (observed §8.3): 200 when the result becomes the contract's latest (its
+         *     OpenMetadata (docs/behaviour.md "Data contracts"): 200 when the result becomes the contract's latest (its
          *     `latestResult` is updated and its version +0.1), 201 when it is older than the current latest.
          *     404 when the contract does not exist.
          */
@@ -7271,7 +7230,7 @@ export interface paths {
          * Get the latest validation result
          * @description Contract "Data contracts" (latest result): the most recent result. When there is none, profile
          *     `contract` answers 404 and profile `openmetadata` answers 204 with no body, as OpenMetadata does
-         *     (observed §8.3). 404 also when the contract does not exist.
+         *     (docs/behaviour.md "Data contracts"). 404 also when the contract does not exist.
          */
         get: operations["getLatestDataContractResult"];
         put?: never;
@@ -7300,7 +7259,7 @@ export interface paths {
         /**
          * Delete the validation result at a timestamp
          * @description Contract "Data contracts" (delete one result; result "none described"): 200 with no body, as
-         *     OpenMetadata answers (observed §8.3). 404 when the contract does not exist.
+         *     OpenMetadata answers (docs/behaviour.md "Data contracts"). 404 when the contract does not exist.
          */
         delete: operations["deleteDataContractResult"];
         options?: never;
@@ -7326,7 +7285,7 @@ export interface paths {
         /**
          * Delete the validation results older than a timestamp
          * @description Contract "Data contracts" (delete older results; result "none described"): removes the results
-         *     with a timestamp before `timestamp`; 200 with no body, as OpenMetadata answers (observed §8.3).
+         *     with a timestamp before `timestamp`; 200 with no body, as OpenMetadata answers (docs/behaviour.md "Data contracts").
          *     404 when the contract does not exist.
          */
         delete: operations["deleteDataContractResultsBefore"];
@@ -7348,7 +7307,7 @@ export interface paths {
         /**
          * Get the profiler configuration of a table
          * @description Contract "Table profiler" (get profiler config): profile `contract` returns the configuration
-         *     object; profile `openmetadata` returns the table with `tableProfilerConfig` (observed §9). 404 when
+         *     object; profile `openmetadata` returns the table with `tableProfilerConfig` (docs/behaviour.md "Table data"). 404 when
          *     the table does not exist or has no profiler configuration.
          */
         get: operations["getProfilerConfig"];
@@ -7357,14 +7316,14 @@ export interface paths {
          * @description Contract "Table profiler" (set profiler config; every field optional): replaces the stored
          *     configuration and returns it (profile `contract`) or the table with `tableProfilerConfig` (profile
          *     `openmetadata`). `excludeColumns` and `includeColumns[].columnName` must name columns of the table
-         *     (400 `Invalid column name <c>`, observed §9). 404 when the table does not exist.
+         *     (400 `Invalid column name <c>`; docs/behaviour.md "Table data"). 404 when the table does not exist.
          */
         put: operations["addProfilerConfig"];
         post?: never;
         /**
          * Delete the profiler configuration of a table
          * @description Contract "Table profiler" (delete profiler config): 204 with no content in profile `contract`;
-         *     200 with the table in profile `openmetadata` (observed §9). 404 when the table does not exist.
+         *     200 with the table in profile `openmetadata` (docs/behaviour.md "Table data"). 404 when the table does not exist.
          */
         delete: operations["deleteProfilerConfig"];
         options?: never;
@@ -7385,13 +7344,13 @@ export interface paths {
         /**
          * Get a table with its profiler configuration
          * @description Not in the contract; OpenMetadata's path, served in both profiles with OpenMetadata's shapes
-         *     (observed §9; the web UI's getTableProfilerConfig, Appendix B §2.8): the table with
+         *     (docs/behaviour.md "Table data"; the web UI's getTableProfilerConfig in `ui/rest/tableAPI.ts`): the table with
          *     `tableProfilerConfig` (absent when none is stored). 404 when the table does not exist.
          */
         get: operations["getTableProfilerConfig"];
         /**
          * Set the profiler configuration and return the table
-         * @description Not in the contract; OpenMetadata's path (observed §9, Appendix B §2.8), served in both profiles:
+         * @description Not in the contract; OpenMetadata's path (docs/behaviour.md "Table data"; the web UI's `ui/rest/tableAPI.ts`), served in both profiles:
          *     stores the configuration and returns the table with `tableProfilerConfig`. Unknown column names
          *     give 400 `Invalid column name <c>`; an unknown table 404.
          */
@@ -7399,7 +7358,7 @@ export interface paths {
         post?: never;
         /**
          * Delete the profiler configuration and return the table
-         * @description Not in the contract; OpenMetadata's path (observed §9), served in both profiles: 200 with the table.
+         * @description Not in the contract; OpenMetadata's path (docs/behaviour.md "Table data"), served in both profiles: 200 with the table.
          *     404 when the table does not exist.
          */
         delete: operations["deleteTableProfilerConfig"];
@@ -7421,8 +7380,7 @@ export interface paths {
         /**
          * Get the sample data of a table
          * @description Contract "Table sample data" (get): profile `contract` returns `{columns: [{name, dataType}],
-         *     rows}`; profile `openmetadata` returns the table with `sampleData` (`columns` are names; observed
-         *     §9). 404 when the table does not exist or has no sample data.
+         *     rows}`; profile `openmetadata` returns the table with `sampleData` (`columns` are names; docs/behaviour.md "Table data"). 404 when the table does not exist or has no sample data.
          */
         get: operations["getSampleData"];
         /**
@@ -7430,7 +7388,7 @@ export interface paths {
          * @description Contract "Table sample data" (add; `columns` and `rows` required): replaces the stored sample
          *     data. Profile `contract` takes and returns `{columns: [{name, dataType}], rows}`; profile
          *     `openmetadata` takes OpenMetadata's TableData (`columns` as names) and returns the table with
-         *     `sampleData` (observed §9). An unknown column gives 400 `Invalid column name <c>`; a row whose
+         *     `sampleData` (docs/behaviour.md "Table data"). An unknown column gives 400 `Invalid column name <c>`; a row whose
          *     length differs from the number of columns gives 400 `Number of columns is <n> but row has <m>
          *     sample values`; an unknown table 404.
          */
@@ -7439,7 +7397,7 @@ export interface paths {
         /**
          * Delete the sample data of a table
          * @description Contract "Table sample data" (delete): 204 with no content in profile `contract`; 200 with the
-         *     table in profile `openmetadata` (observed §9). 404 when the table does not exist.
+         *     table in profile `openmetadata` (docs/behaviour.md "Table data"). 404 when the table does not exist.
          */
         delete: operations["deleteSampleData"];
         options?: never;
@@ -7457,14 +7415,14 @@ export interface paths {
         /**
          * List the table profiles of a table
          * @description Contract "Table profiler" (table profile: row count, size, creation date...); its parameters and
-         *     response are not shown and follow OpenMetadata (observed §9): `{data: TableProfile[], paging}` with
+         *     response are not shown and follow OpenMetadata (docs/behaviour.md "Table data"): `{data: TableProfile[], paging}` with
          *     `startTs <= timestamp <= endTs`, newest first. `{id}` is the table UUID (profile `contract`) or
          *     the table FQN (profile `openmetadata`). 404 when the table does not exist.
          */
         get: operations["listTableProfiles"];
         /**
          * Add profiling results of a table
-         * @description Not shown in the contract; follows observed OpenMetadata behaviour (§9): stores a table profile
+         * @description Not shown in the contract; follows OpenMetadata behaviour (docs/behaviour.md "Table data"): stores a table profile
          *     and optional column and system profiles and returns the table with `profile` (200). A timestamp
          *     that is not in milliseconds gives 400 `Timestamp <t> is not valid, it should be in milliseconds
          *     since epoch`; an unknown column 400; an unknown table 404.
@@ -7487,7 +7445,7 @@ export interface paths {
         /**
          * List the column profiles of a table or column
          * @description Contract "Table profiler" (column profile: min, max, mean, null count, distinct count...); its
-         *     parameters and response are not shown and follow OpenMetadata (observed §9): `{data:
+         *     parameters and response are not shown and follow OpenMetadata (docs/behaviour.md "Table data"): `{data:
          *     ColumnProfile[], paging}` in the time range, newest first. `{id}` is the table UUID in profile
          *     `contract` (the profiles of every column) or the column FQN in profile `openmetadata` (that
          *     column's profiles). 404 when the table or column does not exist.
@@ -7511,7 +7469,7 @@ export interface paths {
         /**
          * List the system profiles of a table
          * @description Contract "Table profiler" (system profile: DML operations and rows affected); its parameters and
-         *     response are not shown and follow OpenMetadata (observed §9): `{data: SystemProfile[], paging}` in
+         *     response are not shown and follow OpenMetadata (docs/behaviour.md "Table data"): `{data: SystemProfile[], paging}` in
          *     the time range, newest first. `{id}` is the table UUID (profile `contract`) or the table FQN
          *     (profile `openmetadata`). 404 when the table does not exist.
          */
@@ -7534,7 +7492,7 @@ export interface components {
          */
         Uuid: string;
         /**
-         * @description Entity name. Observed OpenMetadata rule (basic.json#/definitions/entityName): 1..256 characters,
+         * @description Entity name. OpenMetadata's rule (basic.json#/definitions/entityName): 1..256 characters,
          *     and the sequence `::` is not allowed. Dots, spaces and slashes are allowed; a name that
          *     contains a dot is quoted in fully qualified names (`"a.b"`), and a name containing a double
          *     quote is rejected with 400 `Invalid name <name>`.
@@ -7555,7 +7513,7 @@ export interface components {
         /**
          * @description Entity version (contract "Versioning" 2). Starts at 0.1; a minor change adds 0.1, a major change
          *     (a column removed or its type changed, an ML model's algorithm changed) adds 1.0 (0.2 → 1.2),
-         *     and a request that changes nothing keeps it (observed OpenMetadata §3).
+         *     and a request that changes nothing keeps it (docs/behaviour.md "Versions").
          */
         EntityVersion: number;
         /**
@@ -7564,9 +7522,9 @@ export interface components {
          */
         Include: "non-deleted" | "deleted" | "all";
         /**
-         * @description The one error body (DESIGN.md "Errors"). `code` and `message` keep OpenMetadata clients working
-         *     (observed §2.1); `errorType` carries the contract's error type (contract "Errors"); `details`
-         *     lists validation failures. The `openmetadata` profile leaves `errorType` out.
+         * @description The one error body (docs/behaviour.md "Errors"). `code` and `message` keep OpenMetadata clients
+         *     working; `errorType` carries the contract's error type (contract "Errors"); `details` lists
+         *     validation failures. The `openmetadata` profile leaves `errorType` out.
          */
         Error: {
             code: number;
@@ -7583,7 +7541,7 @@ export interface components {
             }[];
         };
         /**
-         * @description Reference to another entity (observed OpenMetadata §7.2, entityReference.json). In requests only
+         * @description Reference to another entity (OpenMetadata's entityReference.json; docs/behaviour.md "Reading"). In requests only
          *     `id` and `type` are needed.
          */
         EntityReference: {
@@ -7612,7 +7570,7 @@ export interface components {
          * @enum {string}
          */
         ServiceReferenceType: "storageService" | "dashboardService" | "databaseService" | "messagingService" | "pipelineService" | "mlmodelService" | "apiService";
-        /** @description A tag applied to an entity (observed OpenMetadata §7.3, tagLabel.json). */
+        /** @description A tag applied to an entity (OpenMetadata's tagLabel.json; docs/behaviour.md "Classifications and tags"). */
         TagLabel: {
             tagFQN: string;
             name?: string;
@@ -7641,7 +7599,7 @@ export interface components {
             href?: string;
             reason?: string;
         };
-        /** @description Votes on an entity (contract `votes`; observed §7.5 votes.json). */
+        /** @description Votes on an entity (contract `votes`; OpenMetadata's votes.json, docs/behaviour.md "Followers and votes"). */
         Votes: {
             upVotes: number;
             downVotes: number;
@@ -7656,7 +7614,7 @@ export interface components {
         VoteRequest: {
             updatedVoteType: components["schemas"]["VoteType"];
         };
-        /** @description Body of `PUT <prefix>/restore` (observed §1.5, restoreEntity.json). */
+        /** @description Body of `PUT <prefix>/restore` (OpenMetadata's restoreEntity.json; docs/behaviour.md "Delete and restore"). */
         RestoreRequest: {
             id: components["schemas"]["Uuid"];
         };
@@ -7665,7 +7623,7 @@ export interface components {
             oldValue?: unknown;
             newValue?: unknown;
         };
-        /** @description What a change did (observed §3, entityHistory.json#/definitions/changeDescription). */
+        /** @description What a change did (OpenMetadata's entityHistory.json#/definitions/changeDescription; docs/behaviour.md "Versions"). */
         ChangeDescription: {
             fieldsAdded: components["schemas"]["FieldChange"][];
             fieldsUpdated: components["schemas"]["FieldChange"][];
@@ -7675,7 +7633,7 @@ export interface components {
         /** @enum {string} */
         ChangeEventType: "entityCreated" | "entityUpdated" | "entityFieldsChanged" | "entityNoChange" | "entitySoftDeleted" | "entityDeleted" | "entityRestored";
         /**
-         * @description OpenMetadata's ChangeEvent (observed §1.6, changeEvent.json): what follower and vote endpoints
+         * @description OpenMetadata's ChangeEvent (changeEvent.json; docs/behaviour.md "Followers and votes"): what follower and vote endpoints
          *     return in the `openmetadata` profile.
          */
         ChangeEvent: {
@@ -7694,7 +7652,7 @@ export interface components {
             };
         };
         /**
-         * @description Version history (observed §1.9): `versions` holds JSON-encoded snapshots of the entity, newest
+         * @description Version history (docs/behaviour.md "Versions"): `versions` holds JSON-encoded snapshots of the entity, newest
          *     first, exactly as OpenMetadata returns them.
          */
         EntityHistory: {
@@ -7702,7 +7660,7 @@ export interface components {
             versions: string[];
         };
         /**
-         * @description List paging (observed §5.2). `before` / `after` are opaque cursors; the first page has no
+         * @description List paging (docs/behaviour.md "Listing"). `before` / `after` are opaque cursors; the first page has no
          *     `before`, the last page no `after`; `total` counts every matching entity.
          */
         Paging: {
@@ -7712,7 +7670,7 @@ export interface components {
             limit?: number;
             total: number;
         };
-        /** @description An RFC 6902 JSON Patch document (observed §1.3). */
+        /** @description An RFC 6902 JSON Patch document (docs/behaviour.md "Patch"). */
         JsonPatch: {
             /** @enum {string} */
             op: "add" | "remove" | "replace" | "move" | "copy" | "test";
@@ -7727,7 +7685,7 @@ export interface components {
             status: number;
         };
         /**
-         * @description Result of `PUT <collection>/bulk` (observed §1.8, bulkOperationResult.json). Each item is
+         * @description Result of `PUT <collection>/bulk` (OpenMetadata's bulkOperationResult.json; docs/behaviour.md "Bulk upsert"). Each item is
          *     created or updated on its own; an invalid item is reported in `failedRequest` and does not
          *     stop the others.
          */
@@ -7747,7 +7705,7 @@ export interface components {
          *     validated one by one by the server so that one invalid item does not fail the others.
          */
         BulkRequest: Record<string, never>[];
-        /** @description A table column or a container data-model column (observed table.json#/definitions/column). */
+        /** @description A table column or a container data-model column (OpenMetadata's table.json#/definitions/column). */
         Column: {
             name: string;
             displayName?: string;
@@ -7815,7 +7773,7 @@ export interface components {
             tags?: components["schemas"]["TagLabel"][];
             /** @description Fully qualified name of a domain (contract "Fields common to most entities"). */
             domain?: string;
-            /** @description Fully qualified names of domains (observed OpenMetadata §7.4). */
+            /** @description Fully qualified names of domains (docs/behaviour.md "Create"). */
             domains?: string[];
             /** @description Fully qualified names of data products. */
             dataProducts?: string[];
@@ -7834,7 +7792,7 @@ export interface components {
             timestamp?: number;
         };
         /**
-         * @description Observed storageService.json serviceType enum; the contract names the custom variant CustomStorage.
+         * @description OpenMetadata's storageService.json serviceType enum; the contract names the custom variant CustomStorage.
          * @enum {string}
          */
         StorageServiceType: "S3" | "ADLS" | "GCS" | "CustomStorage";
@@ -7847,7 +7805,7 @@ export interface components {
         };
         /**
          * @description Contract "Storage service" create request: `name`, `serviceType` and `connection` are required.
-         *     The `openmetadata` profile accepts a missing `connection` (observed §15 of Appendix C).
+         *     The `openmetadata` profile accepts a missing `connection` (docs/behaviour.md "Services").
          */
         CreateStorageService: components["schemas"]["CreateEntityBase"] & {
             serviceType: components["schemas"]["StorageServiceType"];
@@ -7901,7 +7859,7 @@ export interface components {
             paging: components["schemas"]["Paging"];
         };
         /**
-         * @description Observed OpenMetadata dashboardService.json `dashboardServiceType` (the contract leaves the
+         * @description OpenMetadata's dashboardService.json `dashboardServiceType` (the contract leaves the
          *     allowed values open), always including the custom variant CustomDashboard.
          * @enum {string}
          */
@@ -7916,7 +7874,7 @@ export interface components {
         /**
          * @description Create request of a dashboard service, shaped like contract "Storage service": `name`,
          *     `serviceType` and `connection` are required. The `openmetadata` profile accepts a missing
-         *     `connection` (observed Appendix C 15).
+         *     `connection` (docs/behaviour.md "Services").
          */
         CreateDashboardService: components["schemas"]["CreateEntityBase"] & {
             serviceType: components["schemas"]["DashboardServiceType"];
@@ -7927,7 +7885,7 @@ export interface components {
             paging: components["schemas"]["Paging"];
         };
         /**
-         * @description Observed OpenMetadata databaseService.json `databaseServiceType` (the contract leaves the
+         * @description OpenMetadata's databaseService.json `databaseServiceType` (the contract leaves the
          *     allowed values open), always including the custom variant CustomDatabase.
          * @enum {string}
          */
@@ -7942,7 +7900,7 @@ export interface components {
         /**
          * @description Create request of a database service, shaped like contract "Storage service": `name`,
          *     `serviceType` and `connection` are required. The `openmetadata` profile accepts a missing
-         *     `connection` (observed Appendix C 15).
+         *     `connection` (docs/behaviour.md "Services").
          */
         CreateDatabaseService: components["schemas"]["CreateEntityBase"] & {
             serviceType: components["schemas"]["DatabaseServiceType"];
@@ -7954,7 +7912,7 @@ export interface components {
         };
         /**
          * @description Contract "Database entity status" (only `Unprocessed` appears there); the other values are
-         *     OpenMetadata's entityStatus enum (observed §7.6).
+         *     OpenMetadata's entityStatus enum (docs/behaviour.md "Databases, schemas and tables").
          * @enum {string}
          */
         EntityStatus: "Draft" | "In Review" | "Approved" | "Deprecated" | "Rejected" | "Unprocessed";
@@ -7969,7 +7927,7 @@ export interface components {
             /** @description URL of the database in the source system. */
             sourceUrl?: string;
             /**
-             * @description Marks the default database of a service without multiple databases (observed §7.6).
+             * @description Marks the default database of a service without multiple databases (docs/behaviour.md "Databases, schemas and tables").
              * @default false
              */
             default: boolean;
@@ -7996,7 +7954,7 @@ export interface components {
             paging: components["schemas"]["Paging"];
         };
         /**
-         * @description Observed OpenMetadata dashboard.json `dashboardType`; the server sets `Dashboard` when the request has none.
+         * @description OpenMetadata's dashboard.json `dashboardType`; the server sets `Dashboard` when the request has none.
          * @enum {string}
          */
         DashboardType: "Dashboard" | "Report";
@@ -8029,7 +7987,7 @@ export interface components {
             paging: components["schemas"]["Paging"];
         };
         /**
-         * @description Observed OpenMetadata chart.json `chartType`.
+         * @description OpenMetadata's chart.json `chartType`.
          * @enum {string}
          */
         ChartType: "Line" | "Table" | "Bar" | "Area" | "Pie" | "Histogram" | "Scatter" | "Text" | "BoxPlot" | "SanKey" | "Gauge" | "Map" | "Graph" | "Heatmap" | "Timeline" | "Other";
@@ -8064,7 +8022,7 @@ export interface components {
             sourceUrl?: string;
         };
         /**
-         * @description A schema in a database. Its FQN is `<service>.<database>.<schema>` (observed §6); `service`
+         * @description A schema in a database. Its FQN is `<service>.<database>.<schema>` (docs/behaviour.md "Fully qualified names"); `service`
          *     is the database service of its database.
          */
         DatabaseSchema: components["schemas"]["EntityBase"] & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & components["schemas"]["DatabaseSchemaFields"] & {
@@ -8083,7 +8041,7 @@ export interface components {
             paging: components["schemas"]["Paging"];
         };
         /**
-         * @description Observed OpenMetadata table.json `tableType`.
+         * @description OpenMetadata's table.json `tableType`.
          * @enum {string}
          */
         TableType: "Regular" | "External" | "View" | "SecureView" | "MaterializedView" | "Iceberg" | "Local" | "Partitioned" | "Foreign" | "Transient" | "Dynamic" | "Stream";
@@ -8096,10 +8054,9 @@ export interface components {
             retentionPeriod?: components["schemas"]["RetentionPeriod"];
         };
         /**
-         * @description A table in a database schema. Its FQN is `<service>.<database>.<schema>.<table>` (observed
-         *     §6); `service` is the database service. `tableProfilerConfig`, `sampleData` and `profile` are
+         * @description A table in a database schema. Its FQN is `<service>.<database>.<schema>.<table>` (docs/behaviour.md "Fully qualified names"); `service` is the database service. `tableProfilerConfig`, `sampleData` and `profile` are
          *     OpenMetadata's table fields, returned by the `openmetadata`-profile shapes of the profiler and
-         *     sample-data endpoints (observed §9) and when asked for with `fields`.
+         *     sample-data endpoints (docs/behaviour.md "Table data") and when asked for with `fields`.
          */
         Table: components["schemas"]["EntityBase"] & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & components["schemas"]["TableFields"] & {
             database: components["schemas"]["EntityReference"];
@@ -8121,7 +8078,7 @@ export interface components {
         };
         /**
          * @description Contract "Table profiler configuration" (every field optional), plus OpenMetadata's optional
-         *     `partitioning` (observed §9, table.json#/definitions/tableProfilerConfig). `excludeColumns` and
+         *     `partitioning` (OpenMetadata's table.json#/definitions/tableProfilerConfig; docs/behaviour.md "Table data"). `excludeColumns` and
          *     `includeColumns` must name columns of the table (400 `Invalid column name <c>`).
          */
         TableProfilerConfig: {
@@ -8153,7 +8110,7 @@ export interface components {
             };
         };
         /**
-         * @description OpenMetadata's sample data (observed §9, table.json#/definitions/tableData): `columns` are
+         * @description OpenMetadata's sample data (table.json#/definitions/tableData; docs/behaviour.md "Table data"): `columns` are
          *     column names, each row holds the values in column order. Used by the `openmetadata` profile.
          */
         TableData: {
@@ -8217,14 +8174,14 @@ export interface components {
             operation?: "UPDATE" | "INSERT" | "DELETE" | "WRITE";
             rowsAffected?: number;
         };
-        /** @description Body of OpenMetadata's `PUT /v1/tables/{id}/tableProfile` (observed §9, createTableProfile.json). */
+        /** @description Body of OpenMetadata's `PUT /v1/tables/{id}/tableProfile` (createTableProfile.json; docs/behaviour.md "Table data"). */
         CreateTableProfile: {
             tableProfile: components["schemas"]["TableProfile"];
             columnProfile?: components["schemas"]["ColumnProfile"][];
             systemProfile?: components["schemas"]["SystemProfile"][];
         };
         /**
-         * @description Observed OpenMetadata messagingService.json `messagingServiceType` (the contract leaves the
+         * @description OpenMetadata's messagingService.json `messagingServiceType` (the contract leaves the
          *     allowed values open), always including the custom variant CustomMessaging.
          * @enum {string}
          */
@@ -8239,7 +8196,7 @@ export interface components {
         /**
          * @description Create request of a messaging service, shaped like contract "Storage service": `name`,
          *     `serviceType` and `connection` are required. The `openmetadata` profile accepts a missing
-         *     `connection` (observed Appendix C 15).
+         *     `connection` (docs/behaviour.md "Services").
          */
         CreateMessagingService: components["schemas"]["CreateEntityBase"] & {
             serviceType: components["schemas"]["MessagingServiceType"];
@@ -8250,7 +8207,7 @@ export interface components {
             paging: components["schemas"]["Paging"];
         };
         /**
-         * @description Observed OpenMetadata pipelineService.json `pipelineServiceType` (the contract leaves the
+         * @description OpenMetadata's pipelineService.json `pipelineServiceType` (the contract leaves the
          *     allowed values open), always including the custom variant CustomPipeline.
          * @enum {string}
          */
@@ -8265,7 +8222,7 @@ export interface components {
         /**
          * @description Create request of a pipeline service, shaped like contract "Storage service": `name`,
          *     `serviceType` and `connection` are required. The `openmetadata` profile accepts a missing
-         *     `connection` (observed Appendix C 15).
+         *     `connection` (docs/behaviour.md "Services").
          */
         CreatePipelineService: components["schemas"]["CreateEntityBase"] & {
             serviceType: components["schemas"]["PipelineServiceType"];
@@ -8292,7 +8249,7 @@ export interface components {
         /**
          * @description Create request of an API service, shaped like contract "Storage service": `name`, `serviceType`
          *     and `connection` are required. The `openmetadata` profile accepts a missing `connection`
-         *     (observed Appendix C 15).
+         *     (docs/behaviour.md "Services").
          */
         CreateApiService: components["schemas"]["CreateEntityBase"] & {
             serviceType: components["schemas"]["ApiServiceType"];
@@ -8303,7 +8260,7 @@ export interface components {
             paging: components["schemas"]["Paging"];
         };
         /**
-         * @description Observed OpenMetadata mlmodelService.json `mlModelServiceType` (§5.5); the contract names the
+         * @description OpenMetadata's mlmodelService.json `mlModelServiceType` (docs/behaviour.md "Services"); the contract names the
          *     custom variant CustomMlModel.
          * @enum {string}
          */
@@ -8318,7 +8275,7 @@ export interface components {
         /**
          * @description Contract "ML model service" create request (same fields as the storage service): `name`,
          *     `serviceType` and `connection` are required. The `openmetadata` profile accepts a missing
-         *     `connection` (observed Appendix C 15).
+         *     `connection` (docs/behaviour.md "Services").
          */
         CreateMlModelService: components["schemas"]["CreateEntityBase"] & {
             serviceType: components["schemas"]["MlModelServiceType"];
@@ -8329,7 +8286,7 @@ export interface components {
             paging: components["schemas"]["Paging"];
         };
         /**
-         * @description Observed OpenMetadata type/schema.json `schemaType`.
+         * @description OpenMetadata's type/schema.json `schemaType`.
          * @enum {string}
          */
         MessageSchemaType: "Avro" | "Protobuf" | "JSON" | "Other" | "None";
@@ -8360,7 +8317,7 @@ export interface components {
             schemaFields?: components["schemas"]["MessageSchemaField"][];
         };
         /**
-         * @description Observed OpenMetadata topic.json `cleanupPolicy`.
+         * @description OpenMetadata's topic.json `cleanupPolicy`.
          * @enum {string}
          */
         TopicCleanupPolicy: "delete" | "compact";
@@ -8483,7 +8440,7 @@ export interface components {
             paging: components["schemas"]["Paging"];
         };
         /**
-         * @description Observed OpenMetadata apiEndpoint.json `apiRequestMethod`.
+         * @description OpenMetadata's apiEndpoint.json `apiRequestMethod`.
          * @enum {string}
          */
         ApiRequestMethod: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -8525,7 +8482,7 @@ export interface components {
             paging: components["schemas"]["Paging"];
         };
         /**
-         * @description Observed OpenMetadata mlmodel.json `featureType`.
+         * @description OpenMetadata's mlmodel.json `featureType`.
          * @enum {string}
          */
         MlFeatureDataType: "numerical" | "categorical";
@@ -8567,7 +8524,7 @@ export interface components {
         MlModelFields: {
             /**
              * @description Algorithm of the model (contract "ML model" `algorithm`). Changing it is a major change:
-             *     version +1.0 (observed §3).
+             *     version +1.0 (docs/behaviour.md "Versions").
              */
             algorithm?: string;
             mlFeatures?: components["schemas"]["MlFeature"][];
@@ -8607,7 +8564,7 @@ export interface components {
         };
         /**
          * @description Who provides a classification or tag. The contract lists `user` (custom) and `system`
-         *     (built-in); OpenMetadata also has `automation` (observed §10). A `system` classification cannot
+         *     (built-in); OpenMetadata also has `automation` (docs/behaviour.md "Classifications and tags"). A `system` classification cannot
          *     be deleted.
          * @default user
          * @enum {string}
@@ -8616,13 +8573,13 @@ export interface components {
         /**
          * @description A classification, a group of tags (contract "Classification"). Its FQN is its (quoted) name.
          *     `provider` and `mutuallyExclusive` are always returned (contract); `disabled`, `termCount` and
-         *     `usageCount` follow OpenMetadata (observed §10). Classifications have no followers or votes.
+         *     `usageCount` follow OpenMetadata (docs/behaviour.md "Classifications and tags"). Classifications have no followers or votes.
          */
         Classification: components["schemas"]["EntityBase"] & {
             provider: components["schemas"]["ClassificationProvider"];
             /** @description When true only one tag of the classification can be applied to an entity at a time. */
             mutuallyExclusive: boolean;
-            /** @description A disabled classification's tags cannot be applied (observed §10). */
+            /** @description A disabled classification's tags cannot be applied (docs/behaviour.md "Classifications and tags"). */
             disabled?: boolean;
             /** @description Number of tags in the classification. */
             termCount?: number;
@@ -8631,8 +8588,8 @@ export interface components {
         };
         /**
          * @description Contract "Classification" create request: only `name` is required. OpenMetadata also requires
-         *     `description` (observed §10); this document follows the contract. `mutuallyExclusive` cannot be
-         *     changed after creation: an upsert with a different value keeps the stored one (observed §10).
+         *     `description` (docs/behaviour.md "Classifications and tags"); this document follows the contract. `mutuallyExclusive` cannot be
+         *     changed after creation: an upsert with a different value keeps the stored one (docs/behaviour.md "Classifications and tags").
          */
         CreateClassification: components["schemas"]["CreateEntityBase"] & {
             /** @default false */
@@ -8650,7 +8607,7 @@ export interface components {
             iconURL?: string;
         };
         /**
-         * @description A tag of a classification (observed §10). Its FQN is `<classification>.<tag>`, or
+         * @description A tag of a classification (docs/behaviour.md "Classifications and tags"). Its FQN is `<classification>.<tag>`, or
          *     `<classification>.<parent>.<tag>` for a nested tag (each part quoted when it contains a dot).
          *     Tags have no followers or votes.
          */
@@ -8665,7 +8622,7 @@ export interface components {
             usageCount?: number;
         };
         /**
-         * @description Create request of a tag (observed §10): `name` and `classification` (the classification FQN) are
+         * @description Create request of a tag (docs/behaviour.md "Classifications and tags"): `name` and `classification` (the classification FQN) are
          *     required; `parent` (a parent tag FQN) nests the tag. OpenMetadata also requires `description`;
          *     this document leaves it optional like the contract does for classifications.
          */
@@ -8925,16 +8882,16 @@ export interface components {
             name: string;
             description?: string;
             /**
-             * @description JSON Logic over the entity, e.g. `{"!!": {"var": "owners"}}`. The reference server evaluates the
-             *     subset var, missing, !, !!, and, or, if, ==, !=, ===, !==, <, <=, >, >=, in, some, all, none,
-             *     cat, +, -, *, / over the stored entity; a malformed rule or an unknown operator fails the rule
+             * @description JSON Logic over the entity, e.g. `{"!!": {"var": "owners"}}`. The reference server evaluates it
+             *     over the stored entity with json-logic-js's operations (but `log`) and OpenMetadata's `length`,
+             *     comparing with < <= > >= as numbers; a malformed rule or an unknown operator fails the rule
              *     with its reason (src/domain/json-logic.ts).
              */
             rule?: string;
             /** @default true */
             enabled: boolean;
         };
-        /** @description Service-level targets of a contract (observed §8.1 `sla`). */
+        /** @description Service-level targets of a contract (OpenMetadata's `sla`, docs/behaviour.md "Data contracts"). */
         ContractSla: {
             refreshFrequency?: {
                 interval: number;
@@ -8954,7 +8911,7 @@ export interface components {
                 unit: "day" | "week" | "month" | "year";
             };
         };
-        /** @description Summary of the contract's newest validation result (observed §8.2). */
+        /** @description Summary of the contract's newest validation result (docs/behaviour.md "Data contracts"). */
         DataContractLatestResult: {
             timestamp?: components["schemas"]["Timestamp"];
             status?: components["schemas"]["ContractExecutionStatus"];
@@ -9008,7 +8965,7 @@ export interface components {
             executionTime?: number;
         };
         /**
-         * @description A data contract validation result (contract "Data contract validation result"; observed §8.2
+         * @description A data contract validation result (contract "Data contract validation result"; OpenMetadata behaviour, docs/behaviour.md "Data contracts"
          *     adds `incidentId` and `slaValidation.actualLatency`).
          */
         DataContractResult: components["schemas"]["DataContractResultFields"] & {
@@ -9018,7 +8975,7 @@ export interface components {
         /**
          * @description Body of `PUT /v1/dataContracts/{id}/results` (contract "Data contracts", add a result):
          *     `timestamp` and `contractExecutionStatus` are required. `dataContractFQN` is optional and
-         *     overwritten by the server (OpenMetadata requires it although it overwrites it, observed §8.3);
+         *     overwritten by the server (OpenMetadata requires it although it overwrites it; docs/behaviour.md "Data contracts");
          *     `id` is generated when absent.
          */
         CreateDataContractResult: components["schemas"]["DataContractResultFields"] & {
@@ -9026,14 +8983,14 @@ export interface components {
             dataContractFQN?: components["schemas"]["FullyQualifiedName"];
         };
         /**
-         * @description Results in a time range, newest first (observed §8.3: `paging.total` is the number returned and
+         * @description Results in a time range, newest first (docs/behaviour.md "Data contracts": `paging.total` is the number returned and
          *     `paging.before` / `paging.after` hold base64 timestamps, not cursors).
          */
         DataContractResultList: {
             data: components["schemas"]["DataContractResult"][];
             paging: components["schemas"]["Paging"];
         };
-        /** @description Data-contract fields shared by the entity and its create request (observed §8.1). */
+        /** @description Data-contract fields shared by the entity and its create request (docs/behaviour.md "Data contracts"). */
         DataContractFields: {
             entityStatus?: components["schemas"]["DataContractEntityStatus"];
             /** @description The columns the entity must have. */
@@ -9050,7 +9007,7 @@ export interface components {
         };
         /**
          * @description A data contract on one entity (e.g. a table). The contract does not show its fields; they follow
-         *     OpenMetadata (observed §8.1). Its FQN is `<entityFQN>.dataContract_<name>` (name not quoted).
+         *     OpenMetadata (docs/behaviour.md "Data contracts"). Its FQN is `<entityFQN>.dataContract_<name>` (name not quoted).
          *     `qualityExpectations` refers to test cases. Data contracts have no followers or votes.
          */
         DataContract: components["schemas"]["EntityBase"] & components["schemas"]["DataContractFields"] & {
@@ -9060,7 +9017,7 @@ export interface components {
             inherited?: boolean;
         };
         /**
-         * @description Create request of a data contract (observed §8.1): `name` and `entity` (`{id, type}`) are
+         * @description Create request of a data contract (docs/behaviour.md "Data contracts"): `name` and `entity` (`{id, type}`) are
          *     required. Only one contract per entity: a second one gives 400
          *     `A data contract already exists for entity '<type>' with ID <id>` (not 409).
          */
@@ -9226,7 +9183,7 @@ export interface components {
          *     OpenMetadata's clients do (`allowReserved`).
          */
         Fields: string;
-        /** @description Whether soft-deleted entities are returned (observed §4). */
+        /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
         Include: components["schemas"]["Include"];
         /** @description Page size; `0` returns no items and only `paging.total`. */
         Limit: number;
@@ -9238,12 +9195,12 @@ export interface components {
         HardDelete: boolean;
         /**
          * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-         *     children gives 400 `<type> is not empty` (observed §4).
+         *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
          */
         Recursive: boolean;
         /**
          * @description The contract leaves open whether the restore id travels in the query string or the body; the
-         *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+         *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
          */
         RestoreId: components["schemas"]["Uuid"];
         /** @description An entity version such as `0.2` or `1.2`. */
@@ -9254,8 +9211,8 @@ export interface components {
         Service: string;
         /**
          * @description The table: its UUID in profile `contract` (contract "Table profiler"); its fully qualified name,
-         *     URL-encoded as one path segment, in profile `openmetadata` (observed §9; for `columnProfile` the
-         *     **column** FQN). See DESIGN.md "Behaviour profiles".
+         *     URL-encoded as one path segment, in profile `openmetadata` (docs/behaviour.md "Table data"; for `columnProfile` the
+         *     **column** FQN). See docs/behaviour.md "Profiles".
          */
         TableIdOrFqn: string;
     };
@@ -9275,7 +9232,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -9462,7 +9419,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -9496,7 +9453,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -9583,7 +9540,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -9620,7 +9577,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -9699,7 +9656,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -9857,7 +9814,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -10073,7 +10030,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -10107,7 +10064,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -10194,7 +10151,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -10231,7 +10188,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -10310,7 +10267,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -10505,7 +10462,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -10690,7 +10647,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -10724,7 +10681,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -10811,7 +10768,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -10848,7 +10805,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -10927,7 +10884,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -11085,7 +11042,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -11274,7 +11231,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -11308,7 +11265,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -11395,7 +11352,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -11432,7 +11389,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -11511,7 +11468,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -11669,7 +11626,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -11882,7 +11839,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -11916,7 +11873,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -12003,7 +11960,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -12040,7 +11997,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -12119,7 +12076,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -12314,7 +12271,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -12500,7 +12457,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -12534,7 +12491,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -12621,7 +12578,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -12658,7 +12615,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -12737,7 +12694,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -12932,7 +12889,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -13120,7 +13077,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -13154,7 +13111,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -13241,7 +13198,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -13278,7 +13235,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -13357,7 +13314,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -13552,7 +13509,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -13739,7 +13696,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -13773,7 +13730,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -13860,7 +13817,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -13897,7 +13854,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -13976,7 +13933,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -14171,7 +14128,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -14183,7 +14140,7 @@ export interface operations {
                 database?: string;
                 /** @description Only tables of the schema with this fully qualified name (`<service>.<database>.<schema>`). */
                 databaseSchema?: string;
-                /** @description Accepted for OpenMetadata clients (observed §5.8) and ignored. */
+                /** @description Accepted for OpenMetadata clients (docs/behaviour.md "Databases, schemas and tables") and ignored. */
                 includeEmptyTestSuite?: boolean;
             };
             header?: never;
@@ -14401,7 +14358,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -14435,7 +14392,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -14522,7 +14479,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -14559,7 +14516,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -14638,7 +14595,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -14833,7 +14790,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -15022,7 +14979,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -15056,7 +15013,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -15143,7 +15100,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -15180,7 +15137,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -15259,7 +15216,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -15417,7 +15374,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -15604,7 +15561,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -15638,7 +15595,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -15725,7 +15682,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -15762,7 +15719,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -15841,7 +15798,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -15999,7 +15956,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -16180,7 +16137,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -16214,7 +16171,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -16301,7 +16258,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -16338,7 +16295,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -16417,7 +16374,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -16575,7 +16532,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -16758,7 +16715,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -16792,7 +16749,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -16879,7 +16836,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -16916,7 +16873,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -16995,7 +16952,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -17153,7 +17110,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -17401,7 +17358,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -17435,7 +17392,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -17522,7 +17479,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -17559,7 +17516,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -17638,7 +17595,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -17833,7 +17790,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -18057,7 +18014,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -18091,7 +18048,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -18178,7 +18135,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -18215,7 +18172,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -18294,7 +18251,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -18489,7 +18446,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -18672,7 +18629,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -18706,7 +18663,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -18793,7 +18750,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -18830,7 +18787,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -18909,7 +18866,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -19104,7 +19061,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -19351,7 +19308,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -19385,7 +19342,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -19472,7 +19429,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -19509,7 +19466,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -19588,7 +19545,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -19783,7 +19740,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -20031,7 +19988,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -20065,7 +20022,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -20152,7 +20109,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -20189,7 +20146,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -20268,7 +20225,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -20463,7 +20420,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -20633,7 +20590,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -20667,7 +20624,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -20754,7 +20711,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -20791,7 +20748,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -20870,7 +20827,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -20966,7 +20923,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -21150,7 +21107,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -21184,7 +21141,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -21262,7 +21219,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -21299,7 +21256,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -21378,7 +21335,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -21474,7 +21431,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -21691,7 +21648,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -21725,7 +21682,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -21759,7 +21716,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -21837,7 +21794,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -21874,7 +21831,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -21953,7 +21910,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -22049,7 +22006,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -22220,7 +22177,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -22254,7 +22211,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -22332,7 +22289,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -22369,7 +22326,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -22448,7 +22405,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -22544,7 +22501,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -22721,7 +22678,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -22755,7 +22712,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -22833,7 +22790,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -22870,7 +22827,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -22949,7 +22906,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -23045,7 +23002,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -23233,7 +23190,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -23267,7 +23224,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -23345,7 +23302,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -23382,7 +23339,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -23461,7 +23418,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -23557,7 +23514,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -23773,7 +23730,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -23807,7 +23764,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -23885,7 +23842,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -23922,7 +23879,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -24001,7 +23958,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -24097,7 +24054,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -24263,7 +24220,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -24297,7 +24254,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -24375,7 +24332,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -24412,7 +24369,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -24491,7 +24448,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -24587,7 +24544,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -24790,7 +24747,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -24824,7 +24781,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -24902,7 +24859,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -24939,7 +24896,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -25018,7 +24975,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -25207,7 +25164,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
                 /** @description Page size; `0` returns no items and only `paging.total`. */
                 limit?: components["parameters"]["Limit"];
@@ -25445,7 +25402,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -25479,7 +25436,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -25557,7 +25514,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -25594,7 +25551,7 @@ export interface operations {
                 hardDelete?: components["parameters"]["HardDelete"];
                 /**
                  * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
-                 *     children gives 400 `<type> is not empty` (observed §4).
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
@@ -25673,7 +25630,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The contract leaves open whether the restore id travels in the query string or the body; the
-                 *     body (`{"id": ...}`) is what OpenMetadata reads (observed §1.5). This server accepts both.
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
                  */
                 id?: components["parameters"]["RestoreId"];
             };
@@ -25773,7 +25730,7 @@ export interface operations {
                  *     OpenMetadata's clients do (`allowReserved`).
                  */
                 fields?: components["parameters"]["Fields"];
-                /** @description Whether soft-deleted entities are returned (observed §4). */
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
             header?: never;
@@ -25890,7 +25847,7 @@ export interface operations {
     listDataContractResults: {
         parameters: {
             query?: {
-                /** @description Contract "Limits": 0 to 10,000, default 10. OpenMetadata treats 0 as "no limit" (observed §8.3). */
+                /** @description Contract "Limits": 0 to 10,000, default 10. OpenMetadata treats 0 as "no limit" (docs/behaviour.md "Data contracts"). */
                 limit?: number;
                 /** @description Only results at or after this time (epoch ms). */
                 startTs?: components["schemas"]["Timestamp"];
@@ -26395,8 +26352,8 @@ export interface operations {
             path: {
                 /**
                  * @description The table: its UUID in profile `contract` (contract "Table profiler"); its fully qualified name,
-                 *     URL-encoded as one path segment, in profile `openmetadata` (observed §9; for `columnProfile` the
-                 *     **column** FQN). See DESIGN.md "Behaviour profiles".
+                 *     URL-encoded as one path segment, in profile `openmetadata` (docs/behaviour.md "Table data"; for `columnProfile` the
+                 *     **column** FQN). See docs/behaviour.md "Profiles".
                  */
                 id: components["parameters"]["TableIdOrFqn"];
             };
@@ -26464,8 +26421,8 @@ export interface operations {
             path: {
                 /**
                  * @description The table: its UUID in profile `contract` (contract "Table profiler"); its fully qualified name,
-                 *     URL-encoded as one path segment, in profile `openmetadata` (observed §9; for `columnProfile` the
-                 *     **column** FQN). See DESIGN.md "Behaviour profiles".
+                 *     URL-encoded as one path segment, in profile `openmetadata` (docs/behaviour.md "Table data"; for `columnProfile` the
+                 *     **column** FQN). See docs/behaviour.md "Profiles".
                  */
                 id: components["parameters"]["TableIdOrFqn"];
             };
@@ -26500,8 +26457,8 @@ export interface operations {
             path: {
                 /**
                  * @description The table: its UUID in profile `contract` (contract "Table profiler"); its fully qualified name,
-                 *     URL-encoded as one path segment, in profile `openmetadata` (observed §9; for `columnProfile` the
-                 *     **column** FQN). See DESIGN.md "Behaviour profiles".
+                 *     URL-encoded as one path segment, in profile `openmetadata` (docs/behaviour.md "Table data"; for `columnProfile` the
+                 *     **column** FQN). See docs/behaviour.md "Profiles".
                  */
                 id: components["parameters"]["TableIdOrFqn"];
             };

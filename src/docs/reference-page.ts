@@ -27,7 +27,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'tr
 const MAX_DEPTH = 4;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const esc = (text: unknown): string => String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+const esc = (text: unknown): string => String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 

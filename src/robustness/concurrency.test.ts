@@ -1,6 +1,6 @@
 /**
- * Issue 8 item 4 and DESIGN.md "Entity store": operations that must be atomic stay atomic under
- * concurrent clients. Against the real HTTP server on 127.0.0.1 (port 0), with requests in flight
+ * Operations that must be atomic (the check-then-insert behind a 409, a recursive delete or
+ * restore, follows and votes) stay atomic under concurrent clients. Against the real HTTP server on 127.0.0.1 (port 0), with requests in flight
  * together; no timing is asserted, only outcomes and the final state.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,11 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-async function call(method: string, path: string, body?: unknown, token = admin): Promise<{ status: number; body: any }> {
+type Ref = { id: string };
+/** The fields of a response body this file reads (an entity, an error, or an entity with its followers and votes). */
+type Body = { id: string; message: string; version: number; followers: Ref[]; votes: { upVotes: number; downVotes: number; upVoters: Ref[]; downVoters: Ref[] } };
+
+async function call(method: string, path: string, body?: unknown, token = admin): Promise<{ status: number; body: Body }> {
   const res = await fetch(`${server.baseUrl}${path}`, {
     method,
     headers: { Authorization: token, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
@@ -138,6 +142,6 @@ describe('followers and votes from many clients at once', () => {
     const downs = USERS.filter((_, i) => i >= 2 && i % 4 !== 0).map((u) => userIds[u]).sort();
     expect(votes.upVoters.map((v: { id: string }) => v.id).sort()).toEqual(ups);
     expect(votes.downVoters.map((v: { id: string }) => v.id).sort()).toEqual(downs);
-    expect(after).toBe(version); // votes never change the version (observed §1.7)
+    expect(after).toBe(version); // votes never change the version (docs/behaviour.md "Followers and votes")
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Issue 8 item 1: generated invalid requests to EVERY operation of the OpenAPI document. For each
- * one: no 5xx, the DESIGN.md error shape with a message that names the problem, the store exactly
+ * Generated invalid requests to EVERY operation of the OpenAPI document. For each
+ * one: no 5xx, the error shape (docs/behaviour.md "Errors") with a message that names the problem, the store exactly
  * as it was, and Object.prototype untouched. Fixed seed (FUZZ_SEED, default 42) and few runs per
  * operation in `npm test`; `npm run fuzz` runs many more (FUZZ_RUNS).
  */

@@ -1,7 +1,7 @@
 /**
- * Shared set-up for the robustness and security tests (issue 8): one admin token (a new user name
+ * Shared set-up for the robustness and security tests: one admin token (a new user name
  * in a token creates that user, which would change the store), a canonical dump of the store to
- * compare before and after, a small seeded catalog, and the DESIGN.md error-shape check.
+ * compare before and after, a small seeded catalog, and the error-shape check.
  */
 import { expect } from 'vitest';
 import type { Response } from 'supertest';
@@ -11,7 +11,7 @@ import type { CatalogContext } from '../domain/context.ts';
 
 export type App = Parameters<typeof request>[0];
 
-export const ERROR_TYPES = [
+const ERROR_TYPES = [
   'BAD_REQUEST',
   'UNAUTHORIZED',
   'FORBIDDEN',
@@ -35,7 +35,7 @@ export function storeDump(ctx: CatalogContext): string {
   return JSON.stringify(rows);
 }
 
-/** The DESIGN.md "Errors" body: `{code, errorType, message}` with `code` equal to the status. */
+/** The error body (docs/behaviour.md "Errors", profile `contract`): `{code, errorType, message}` with `code` equal to the status. */
 export function expectErrorShape(res: Response, status?: number): { code: number; errorType: string; message: string } {
   if (status !== undefined) expect(res.status, res.text.slice(0, 500)).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);

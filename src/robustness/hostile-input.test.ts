@@ -1,6 +1,6 @@
 /**
- * Issue 8 item 2: named hostile inputs, each a test. Every one must end in a 4xx in the DESIGN.md
- * error shape (or be ignored where the contract ignores it), never a 500, never pollute
+ * Named hostile inputs, each a test. Every one must end in a 4xx in the error shape
+ * (docs/behaviour.md "Errors") (or be ignored where the contract ignores it), never a 500, never pollute
  * Object.prototype, and never leave the store changed by a refused request.
  */
 import request from 'supertest';

@@ -1,6 +1,6 @@
 /**
  * fast-check arbitraries for requests that are invalid in at least one way the server must notice
- * before it changes anything (issue 8 item 1): a malformed path parameter or a missing entity, an
+ * before it changes anything: a malformed path parameter or a missing entity, an
  * out-of-range or malformed query parameter, or a bad body (malformed JSON, wrong content type,
  * deep nesting, wrong types, missing or unknown fields, huge names). Each request says which words
  * the error message may use to name its problem. Values avoid what the validator would coerce

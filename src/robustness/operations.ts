@@ -5,8 +5,8 @@
  */
 import type { JsonSchema, OpenApiDocument } from '../openapi/document.ts';
 
-export const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
-export type Method = (typeof METHODS)[number];
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+type Method = (typeof METHODS)[number];
 
 export interface Parameter {
   name: string;

@@ -1,5 +1,5 @@
 /**
- * The mixed load of the soak (issue 8 item 5): concurrent clients that create, upsert, soft delete,
+ * The mixed load of the soak (README.md "Soak and fuzz"): concurrent clients that create, upsert, soft delete,
  * restore, hard delete (also recursively), follow, vote and read, all inside a small shared pool of
  * names so that they race with each other (409s and 404s are expected; a 5xx never is).
  *
@@ -7,10 +7,10 @@
  * each) and services are hard-deleted now and then, so the state and its version histories stay
  * bounded however long the load runs: memory that keeps growing is a leak, not data.
  */
-export const SERVICES = 6;
-export const CONTAINERS = 8;
-export const NESTED = 4;
-export const SERVICE_PREFIX = 'soak-s';
+const SERVICES = 6;
+const CONTAINERS = 8;
+const NESTED = 4;
+const SERVICE_PREFIX = 'soak-s';
 
 export interface LoadTarget {
   baseUrl: string;
@@ -32,7 +32,7 @@ export interface LoadStats {
 export const newStats = (): LoadStats => ({ requests: 0, statuses: {}, ops: {}, failures: [], serverErrors: 0, transportErrors: 0 });
 
 /** A small seeded generator (mulberry32): the choice of operations is reproducible per client. */
-export function prng(seed: number): () => number {
+function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -106,7 +106,7 @@ const OPS: [string, number, Op][] = [
 ];
 const TOTAL_WEIGHT = OPS.reduce((sum, [, w]) => sum + w, 0);
 
-export class Client {
+class Client {
   service = `${SERVICE_PREFIX}0`;
   fan: LoadTarget['fans'][number];
   readonly rand: () => number;

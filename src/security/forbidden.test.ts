@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 3 and DESIGN.md "Authentication and roles": a DataConsumer may read, follow and
+ * Roles (docs/behaviour.md "Authentication"): a DataConsumer may read, follow and
  * vote, nothing else. Table-driven over the OpenAPI document, so an operation added later is
  * covered without anyone remembering to: every non-GET operation whose `x-permission` is not
  * `social` answers 403 FORBIDDEN with OpenMetadata's text; social ones are never 403; a

@@ -9,7 +9,7 @@ const UUID = '6f1e0000-0000-4000-8000-0000000000f0';
 /** Values for the few patterned strings of the document (entity links, versions). */
 const PATTERN_VALUES = ['<#E::table::svc.db.sch.t>', '0.1', 'P1D', 'x'];
 
-export function minimalValue(doc: OpenApiDocument, raw: unknown, depth = 0): unknown {
+function minimalValue(doc: OpenApiDocument, raw: unknown, depth = 0): unknown {
   const schema = resolve(doc, raw);
   if (depth > 12) return {};
   if ('const' in schema) return schema.const;

@@ -1,5 +1,5 @@
 /**
- * Issue 8 item 3, contract "Authentication" 1–2 and DESIGN.md "Authentication and roles": every
+ * Contract "Authentication" 1–2 and docs/behaviour.md "Authentication": every
  * forged, broken or stale token is 401 in the error shape with `WWW-Authenticate: Bearer`, and
  * nobody is created or changed by the attempt.
  */
