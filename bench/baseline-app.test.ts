@@ -7,7 +7,10 @@ async function seeded(count: number) {
   await request(app).post('/api/v1/services/storageServices').send({ name: 'svc', serviceType: 'S3' }).expect(201);
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const res = await request(app).post('/api/v1/containers').send({ name: `c${String(i).padStart(2, '0')}`, service: 'svc' }).expect(201);
+    const res = await request(app)
+      .post('/api/v1/containers')
+      .send({ name: `c${String(i).padStart(2, '0')}`, service: 'svc' })
+      .expect(201);
     ids.push(res.body.id as string);
   }
   return { app, ids };
@@ -31,7 +34,9 @@ describe('baseline app answers the statuses the bench expects of the reference',
     const { app } = await seeded(15);
     const first = await request(app).get('/api/v1/containers?limit=10').expect(200);
     expect(first.body.data.map((c: { name: string }) => c.name)).toEqual(Array.from({ length: 10 }, (_, i) => `c0${i}`));
-    const second = await request(app).get(`/api/v1/containers?limit=10&after=${first.body.paging.after as string}`).expect(200);
+    const second = await request(app)
+      .get(`/api/v1/containers?limit=10&after=${first.body.paging.after as string}`)
+      .expect(200);
     expect(second.body.data.map((c: { name: string }) => c.name)).toEqual(['c10', 'c11', 'c12', 'c13', 'c14']);
     expect(second.body.paging.after).toBeUndefined();
   });

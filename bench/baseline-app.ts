@@ -36,9 +36,19 @@ export function createBaselineApp(): Express {
     if (!service) return undefined;
     const fqn = `${service.name}.${String(body.name)}`;
     const entity: Entity = {
-      id: randomUUID(), name: String(body.name), fullyQualifiedName: fqn, version: 0.1, updatedAt: Date.now(), updatedBy: 'admin', deleted: false,
+      id: randomUUID(),
+      name: String(body.name),
+      fullyQualifiedName: fqn,
+      version: 0.1,
+      updatedAt: Date.now(),
+      updatedBy: 'admin',
+      deleted: false,
       ...(body.description === undefined ? {} : { description: body.description }),
-      owners: [], tags: [], domains: [], followers: [], votes: { upVotes: 0, downVotes: 0, upVoters: [], downVoters: [] },
+      owners: [],
+      tags: [],
+      domains: [],
+      followers: [],
+      votes: { upVotes: 0, downVotes: 0, upVoters: [], downVoters: [] },
       service: { id: service.id, type: 'storageService', name: service.name, fullyQualifiedName: service.name, deleted: false },
       serviceType: service.serviceType,
     };

@@ -12,7 +12,13 @@ export interface GoalCheck {
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
-export function checkGoals(comparisons: Comparison[], scale: ScaleResult | undefined, cold: ColdStartResult | undefined, commands: CommandTiming[] = [], durable?: DurableWrites): GoalCheck[] {
+export function checkGoals(
+  comparisons: Comparison[],
+  scale: ScaleResult | undefined,
+  cold: ColdStartResult | undefined,
+  commands: CommandTiming[] = [],
+  durable?: DurableWrites,
+): GoalCheck[] {
   const checks: GoalCheck[] = [];
   for (const name of ['GET by id', 'POST create', 'mixed 70/20/10']) {
     const rows = comparisons.filter((c) => c.scenario === name);
@@ -22,15 +28,28 @@ export function checkGoals(comparisons: Comparison[], scale: ScaleResult | undef
   }
   if (comparisons.length) {
     const worst = comparisons.reduce((a, b) => (b.reference.p99Ms > a.reference.p99Ms ? b : a));
-    checks.push({ goal: 'p99 < 10 ms at 20 connections (every scenario)', measured: `worst ${worst.reference.p99Ms.toFixed(2)} ms (${worst.scenario}, round ${worst.round})`, met: worst.reference.p99Ms < 10 });
+    checks.push({
+      goal: 'p99 < 10 ms at 20 connections (every scenario)',
+      measured: `worst ${worst.reference.p99Ms.toFixed(2)} ms (${worst.scenario}, round ${worst.round})`,
+      met: worst.reference.p99Ms < 10,
+    });
   }
   if (scale) {
-    checks.push({ goal: 'heap per stored entity ≤ 1.5x its JSON size', measured: `${scale.heapToJsonRatio.toFixed(2)}x (${Math.round(scale.heapBytesPerEntity)} B vs ${Math.round(scale.storedJsonBytesPerEntity)} B)`, met: scale.heapToJsonRatio <= 1.5 });
+    checks.push({
+      goal: 'heap per stored entity ≤ 1.5x its JSON size',
+      measured: `${scale.heapToJsonRatio.toFixed(2)}x (${Math.round(scale.heapBytesPerEntity)} B vs ${Math.round(scale.storedJsonBytesPerEntity)} B)`,
+      met: scale.heapToJsonRatio <= 1.5,
+    });
     const r = scale.ratios;
     checks.push({ goal: 'GET by id p50 at 100k within 1.2x of 1k', measured: `${r.getByIdP50.toFixed(2)}x (p99 ${r.getByIdP99.toFixed(2)}x)`, met: r.getByIdP50 <= 1.2 });
     checks.push({ goal: 'list page p50 at 100k within 1.2x of 1k', measured: `${r.listPageP50.toFixed(2)}x (p99 ${r.listPageP99.toFixed(2)}x)`, met: r.listPageP50 <= 1.2 });
   }
-  if (durable) checks.push({ goal: 'POST create with --data ≥ 0.5x in memory (req/s)', measured: `${durable.ratio.toFixed(2)}x (mean of ${durable.rounds.length} rounds)`, met: durable.ratio >= 0.5 });
+  if (durable)
+    checks.push({
+      goal: 'POST create with --data ≥ 0.5x in memory (req/s)',
+      measured: `${durable.ratio.toFixed(2)}x (mean of ${durable.rounds.length} rounds)`,
+      met: durable.ratio >= 0.5,
+    });
   if (cold) checks.push({ goal: 'cold start to the first authenticated 200 < 300 ms (median)', measured: `${cold.medianMs.toFixed(0)} ms`, met: cold.medianMs < 300 });
   for (const c of commands) checks.push({ goal: `\`${c.command}\` < 150 ms (median, spawn to exit)`, measured: `${c.medianMs.toFixed(0)} ms`, met: c.medianMs < 150 });
   return checks;

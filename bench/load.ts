@@ -63,7 +63,11 @@ function drive(target: Target, scenario: Scenario, options: LoadOptions): Promis
           p50Ms: at(0.5),
           p99Ms: at(0.99),
           requests: total,
-          non2xx: total - Object.entries(statuses).filter(([s]) => s.startsWith('2')).reduce((a, [, n]) => a + n, 0),
+          non2xx:
+            total -
+            Object.entries(statuses)
+              .filter(([s]) => s.startsWith('2'))
+              .reduce((a, [, n]) => a + n, 0),
           errors: result.errors + result.timeouts,
           statuses,
           rssBytes: rss,

@@ -25,7 +25,11 @@ describe('profile summary attributes self time to functions and packages', () =>
     const { total, functions, owners } = summarise(profile);
     expect(total).toBe(4);
     expect(functions[0]).toEqual({ name: 'lookupRoute express-openapi-validator:57', ms: 2, share: 0.5 });
-    expect(owners.map((o) => [o.name, o.ms])).toEqual([['express-openapi-validator', 2], ['src/domain/projection.ts', 1], ['(native/VM)', 1]]);
+    expect(owners.map((o) => [o.name, o.ms])).toEqual([
+      ['express-openapi-validator', 2],
+      ['src/domain/projection.ts', 1],
+      ['(native/VM)', 1],
+    ]);
   });
 
   it('a_window_keeps_only_the_samples_taken_inside_it', () => {

@@ -57,8 +57,7 @@ export function summarise(profile: CpuProfile, window?: Window): { total: number
     const o = ownerOf(url);
     owner.set(o, (owner.get(o) ?? 0) + us);
   });
-  const list = (m: Map<string, number>) =>
-    [...m.entries()].map(([name, us]) => ({ name, ms: us / 1000, share: total ? us / total : 0 })).sort((a, b) => b.ms - a.ms);
+  const list = (m: Map<string, number>) => [...m.entries()].map(([name, us]) => ({ name, ms: us / 1000, share: total ? us / total : 0 })).sort((a, b) => b.ms - a.ms);
   return { total: total / 1000, functions: list(fn), owners: list(owner) };
 }
 

@@ -42,7 +42,27 @@ export function table(header: string[], rows: string[][]): string {
 }
 
 export function comparisonTable(comparisons: Comparison[]): string {
-  const header = ['scenario', 'rnd', 'req/s ref', 'base', 'ratio', 'p50 ms ref', 'base', 'ratio', 'p99 ms ref', 'base', 'ratio', 'CPU µs/req ref', 'base', 'ratio', 'non2xx ref', 'base', 'RSS MB ref', 'base', 'ratio'];
+  const header = [
+    'scenario',
+    'rnd',
+    'req/s ref',
+    'base',
+    'ratio',
+    'p50 ms ref',
+    'base',
+    'ratio',
+    'p99 ms ref',
+    'base',
+    'ratio',
+    'CPU µs/req ref',
+    'base',
+    'ratio',
+    'non2xx ref',
+    'base',
+    'RSS MB ref',
+    'base',
+    'ratio',
+  ];
   const rows = comparisons.map((c) => [
     c.scenario,
     String(c.round),
@@ -71,9 +91,13 @@ export function comparisonTable(comparisons: Comparison[]): string {
 export function statusNotes(comparisons: Comparison[]): string[] {
   const notes: string[] = [];
   for (const c of comparisons) {
-    for (const [side, m] of [['reference', c.reference], ['baseline', c.baseline]] as const) {
+    for (const [side, m] of [
+      ['reference', c.reference],
+      ['baseline', c.baseline],
+    ] as const) {
       const bad = Object.entries(m.statuses).filter(([s]) => !s.startsWith('2'));
-      if (bad.length || m.errors) notes.push(`${c.scenario} round ${c.round} ${side}: ${bad.map(([s, n]) => `${n}×${s}`).join(', ')}${m.errors ? ` ${m.errors} socket errors/timeouts` : ''}`);
+      if (bad.length || m.errors)
+        notes.push(`${c.scenario} round ${c.round} ${side}: ${bad.map(([s, n]) => `${n}×${s}`).join(', ')}${m.errors ? ` ${m.errors} socket errors/timeouts` : ''}`);
     }
   }
   return notes;

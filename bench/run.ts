@@ -97,7 +97,10 @@ async function profile(): Promise<void> {
   log(`${scenario.name}: ${Math.round(m.requestsPerSecond)} req/s under the profiler, p50 ${m.p50Ms.toFixed(2)} ms, p99 ${m.p99Ms.toFixed(2)} ms`);
   await stopAll();
   // One profile per thread (tsx's loader runs in its own): summarise the busiest of this run.
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f)).filter((f) => statSync(f).mtimeMs >= startedAt);
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).mtimeMs >= startedAt);
   const busiest = files.sort((a, b) => busyMs(b, window) - busyMs(a, window))[0];
   if (busiest) log(`${formatSummary(busiest, 30, window)}\n(whole-life profile, start-up included: ${busiest})`);
 }
@@ -126,8 +129,11 @@ async function compareAll(): Promise<Comparison[]> {
 async function main(): Promise<void> {
   if (opts['cpu-prof']) return profile();
   const loadBefore = loadavg()[0]!;
-  log(`catalog-kit bench — node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadBefore.toFixed(1)}, ${load.connections} connections, ${load.duration} s per scenario per round`);
-  if (loadBefore > cpus().length / 2) log(`WARNING: the machine is busy (load average ${loadBefore.toFixed(1)} on ${cpus().length} CPUs): absolute figures will be low and noisy; the same-round ratios less so`);
+  log(
+    `catalog-kit bench — node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadBefore.toFixed(1)}, ${load.connections} connections, ${load.duration} s per scenario per round`,
+  );
+  if (loadBefore > cpus().length / 2)
+    log(`WARNING: the machine is busy (load average ${loadBefore.toFixed(1)} on ${cpus().length} CPUs): absolute figures will be low and noisy; the same-round ratios less so`);
   const comparisons = await compareAll();
   log(`\n${comparisonTable(comparisons)}`);
   log('ratio = reference ÷ baseline in the same round (req/s: higher is better; latency, RSS: lower is better)');
@@ -137,22 +143,37 @@ async function main(): Promise<void> {
   if (!opts['skip-durable']) {
     log('\nWrites with --data (durable before answered) vs in memory, POST create…');
     durable = await runDurableWrites(load, Number(opts.rounds));
-    for (const r of durable.rounds) log(`  round ${r.round}: ${Math.round(r.withData.requestsPerSecond)} vs ${Math.round(r.inMemory.requestsPerSecond)} req/s = ${r.ratio.toFixed(2)}x (p99 ${r.withData.p99Ms.toFixed(2)} vs ${r.inMemory.p99Ms.toFixed(2)} ms)`);
+    for (const r of durable.rounds)
+      log(
+        `  round ${r.round}: ${Math.round(r.withData.requestsPerSecond)} vs ${Math.round(r.inMemory.requestsPerSecond)} req/s = ${r.ratio.toFixed(2)}x (p99 ${r.withData.p99Ms.toFixed(2)} vs ${r.inMemory.p99Ms.toFixed(2)} ms)`,
+      );
   }
 
   let scale: ScaleResult | undefined;
   if (!opts['skip-scale'] && Number(opts.scale) > 0) {
     log('\nMemory and scale…');
     scale = await runScale(1000, Number(opts.scale), load, log);
-    log(`  heap per stored container: ${Math.round(scale.heapBytesPerEntity)} B; its JSON: ${Math.round(scale.storedJsonBytesPerEntity)} B (${scale.heapToJsonRatio.toFixed(2)}x); a GET answer: ${scale.responseJsonBytes} B; ${scale.entities.toLocaleString('en-US')} created in ${scale.secondsToCreate.toFixed(1)} s via ${scale.method}`);
-    const row = (label: string, s: ScaleResult['small']) => [label, ...[s.getById, s.listPage].flatMap((m) => [String(Math.round(m.requestsPerSecond)), m.p50Ms.toFixed(2), m.p99Ms.toFixed(2), String(m.non2xx)])];
-    log(table(['containers', 'GET id req/s', 'p50', 'p99', 'non2xx', 'list req/s', 'p50', 'p99', 'non2xx'], [row(scale.small.entities.toLocaleString('en-US'), scale.small), row(scale.large.entities.toLocaleString('en-US'), scale.large)]));
+    log(
+      `  heap per stored container: ${Math.round(scale.heapBytesPerEntity)} B; its JSON: ${Math.round(scale.storedJsonBytesPerEntity)} B (${scale.heapToJsonRatio.toFixed(2)}x); a GET answer: ${scale.responseJsonBytes} B; ${scale.entities.toLocaleString('en-US')} created in ${scale.secondsToCreate.toFixed(1)} s via ${scale.method}`,
+    );
+    const row = (label: string, s: ScaleResult['small']) => [
+      label,
+      ...[s.getById, s.listPage].flatMap((m) => [String(Math.round(m.requestsPerSecond)), m.p50Ms.toFixed(2), m.p99Ms.toFixed(2), String(m.non2xx)]),
+    ];
+    log(
+      table(
+        ['containers', 'GET id req/s', 'p50', 'p99', 'non2xx', 'list req/s', 'p50', 'p99', 'non2xx'],
+        [row(scale.small.entities.toLocaleString('en-US'), scale.small), row(scale.large.entities.toLocaleString('en-US'), scale.large)],
+      ),
+    );
   }
   let cold: ColdStartResult | undefined;
   const commands: CommandTiming[] = [];
   if (!opts['skip-cold']) {
     cold = await runColdStart(Number(opts['cold-runs']), opts.fixtures);
-    log(`\nCold start (${cold.command}, to the first authenticated 200): median ${cold.medianMs.toFixed(0)} ms of [${cold.runsMs.map((m) => m.toFixed(0)).join(', ')}]; containers at start: ${cold.containersAtStart}`);
+    log(
+      `\nCold start (${cold.command}, to the first authenticated 200): median ${cold.medianMs.toFixed(0)} ms of [${cold.runsMs.map((m) => m.toFixed(0)).join(', ')}]; containers at start: ${cold.containersAtStart}`,
+    );
     for (const args of [['--help'], ['token']]) {
       const timing = await timeCommand(args, Math.max(5, Number(opts['cold-runs'])));
       commands.push(timing);
@@ -163,14 +184,35 @@ async function main(): Promise<void> {
   if (!opts['skip-conformance']) {
     conformance = await runConformanceSpeed(['--runs', opts['conformance-runs'], '--seed', '1']);
     const c = conformance;
-    log('skipped' in c
-      ? `\nConformance suite speed: skipped — ${c.skipped}`
-      : `\nConformance suite speed (catalog-kit conform ${c.argv.join(' ')}): ${c.requests} requests in ${c.seconds.toFixed(1)} s = ${Math.round(c.requestsPerSecond)} req/s, exit ${String(c.exitCode)}; CPU: server ${c.serverCpuSeconds.toFixed(1)} s, suite ${c.suiteCpuSeconds.toFixed(1)} s`);
+    log(
+      'skipped' in c
+        ? `\nConformance suite speed: skipped — ${c.skipped}`
+        : `\nConformance suite speed (catalog-kit conform ${c.argv.join(' ')}): ${c.requests} requests in ${c.seconds.toFixed(1)} s = ${Math.round(c.requestsPerSecond)} req/s, exit ${String(c.exitCode)}; CPU: server ${c.serverCpuSeconds.toFixed(1)} s, suite ${c.suiteCpuSeconds.toFixed(1)} s`,
+    );
   }
   const goals = checkGoals(comparisons, scale, cold, commands, durable);
-  log(`\nTargets:\n${table(['target', 'measured', 'met'], goals.map((g) => [g.goal, g.measured, g.met ? 'yes' : 'NO']))}`);
+  log(
+    `\nTargets:\n${table(
+      ['target', 'measured', 'met'],
+      goals.map((g) => [g.goal, g.measured, g.met ? 'yes' : 'NO']),
+    )}`,
+  );
   mkdirSync(RESULTS, { recursive: true });
-  const report = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: { before: loadBefore, after: loadavg()[0] }, options: opts, comparisons, scale, coldStart: cold, commands, durable, conformance, goals };
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    loadAverage: { before: loadBefore, after: loadavg()[0] },
+    options: opts,
+    comparisons,
+    scale,
+    coldStart: cold,
+    commands,
+    durable,
+    conformance,
+    goals,
+  };
   writeFileSync(opts.out, `${JSON.stringify(report, null, 2)}\n`);
   log(`\nwritten ${opts.out}`);
 }

@@ -28,18 +28,30 @@ let unique = 0;
 const api = '/api/v1/containers';
 const pick = <T>(list: readonly T[]): T => list[unique++ % list.length]!;
 
-const getById = (t: Target): StepFn => () => {
-  const id = pick(t.ids);
-  return { method: 'GET', path: `${api}/${id}`, expect: 200, verify: (b) => ((b as { id?: string }).id === id ? undefined : `id is not ${id}`) };
-};
-const create = (t: Target): StepFn => () => {
-  const name = `new-${t.kind}-${process.pid}-${unique++}`;
-  return { method: 'POST', path: api, body: { name, service: SEED_SERVICE, description: 'created by the bench' }, expect: 201, verify: (b) => ((b as { name?: string }).name === name ? undefined : `name is not ${name}`) };
-};
-const upsert = (t: Target): StepFn => () => {
-  const fqn = pick(t.names);
-  return { method: 'PUT', path: api, body: { name: fqn.slice(SEED_SERVICE.length + 1), service: SEED_SERVICE, description: `changed ${unique++}` }, expect: 200 };
-};
+const getById =
+  (t: Target): StepFn =>
+  () => {
+    const id = pick(t.ids);
+    return { method: 'GET', path: `${api}/${id}`, expect: 200, verify: (b) => ((b as { id?: string }).id === id ? undefined : `id is not ${id}`) };
+  };
+const create =
+  (t: Target): StepFn =>
+  () => {
+    const name = `new-${t.kind}-${process.pid}-${unique++}`;
+    return {
+      method: 'POST',
+      path: api,
+      body: { name, service: SEED_SERVICE, description: 'created by the bench' },
+      expect: 201,
+      verify: (b) => ((b as { name?: string }).name === name ? undefined : `name is not ${name}`),
+    };
+  };
+const upsert =
+  (t: Target): StepFn =>
+  () => {
+    const fqn = pick(t.names);
+    return { method: 'PUT', path: api, body: { name: fqn.slice(SEED_SERVICE.length + 1), service: SEED_SERVICE, description: `changed ${unique++}` }, expect: 200 };
+  };
 
 export const SCENARIOS: readonly Scenario[] = [
   { name: 'GET by id', steps: (t) => [getById(t)] },
@@ -48,7 +60,12 @@ export const SCENARIOS: readonly Scenario[] = [
     steps: (t) => [
       () => {
         const fqn = pick(t.names);
-        return { method: 'GET', path: `${api}/name/${encodeURIComponent(fqn)}`, expect: 200, verify: (b) => ((b as { fullyQualifiedName?: string }).fullyQualifiedName === fqn ? undefined : `fqn is not ${fqn}`) };
+        return {
+          method: 'GET',
+          path: `${api}/name/${encodeURIComponent(fqn)}`,
+          expect: 200,
+          verify: (b) => ((b as { fullyQualifiedName?: string }).fullyQualifiedName === fqn ? undefined : `fqn is not ${fqn}`),
+        };
       },
     ],
   },
@@ -72,7 +89,13 @@ export const SCENARIOS: readonly Scenario[] = [
         cycle.id = pick(t.cyclePool);
         return { method: 'DELETE', path: `${api}/${String(cycle.id)}`, expect: 200, verify: (b) => ((b as { deleted?: boolean }).deleted === true ? undefined : 'not deleted') };
       },
-      (cycle) => ({ method: 'PUT', path: `${api}/restore`, body: { id: cycle.id }, expect: 200, verify: (b) => ((b as { deleted?: boolean }).deleted === false ? undefined : 'not restored') }),
+      (cycle) => ({
+        method: 'PUT',
+        path: `${api}/restore`,
+        body: { id: cycle.id },
+        expect: 200,
+        verify: (b) => ((b as { deleted?: boolean }).deleted === false ? undefined : 'not restored'),
+      }),
     ],
   },
   {

@@ -115,7 +115,10 @@ export async function seed(target: Target, count: number, poolSize: number): Pro
   const names = Array.from({ length: count }, (_, i) => `seed-${String(i).padStart(6, '0')}`);
   target.names = names.map((n) => `${SEED_SERVICE}.${n}`);
   target.ids = await inBatches(names, create);
-  target.cyclePool = await inBatches(Array.from({ length: poolSize }, (_, i) => `cycle-${String(i).padStart(6, '0')}`), create);
+  target.cyclePool = await inBatches(
+    Array.from({ length: poolSize }, (_, i) => `cycle-${String(i).padStart(6, '0')}`),
+    create,
+  );
   let after: string | undefined;
   for (let page = 0; page < Math.min(100, Math.floor(count / 10) - 1); page++) {
     const answer = await expectStatus(target, 200, 'GET', `/api/v1/containers?limit=10${after ? `&after=${encodeURIComponent(after)}` : ''}`);

@@ -129,7 +129,10 @@ export function parseConformArgs(argv: readonly string[]): ConformArgs {
 /** `a.b,c.*` → rule ids; unknown ids are a usage error. */
 export function expandRules(list: string): string[] {
   const out: string[] = [];
-  for (const raw of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (raw.endsWith('.*')) {
       const prefix = raw.slice(0, -1);
       const group = RULE_IDS.filter((id) => id.startsWith(prefix));

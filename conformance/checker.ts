@@ -28,9 +28,7 @@ export class RuleViolation extends Error {
 }
 
 /** Where a failure was found and how to replay it. */
-export type FailureOrigin =
-  | { kind: 'random'; seed: number; path: string; commands: string; mutedRules: readonly string[] }
-  | { kind: 'scenario'; scenario: string };
+export type FailureOrigin = { kind: 'random'; seed: number; path: string; commands: string; mutedRules: readonly string[] } | { kind: 'scenario'; scenario: string };
 
 export interface Failure {
   ruleId: string;
@@ -96,13 +94,7 @@ export class Checker {
 
   /** Checks the status of an exchange. */
   status(ruleId: string, ex: Exchange, allowed: readonly number[], what: string): boolean {
-    return this.check(
-      ruleId,
-      allowed.includes(ex.status),
-      `${what}: status ${allowed.join(' or ')}`,
-      () => `${ex.status} ${truncate(ex.responseText)}`,
-      ex,
-    );
+    return this.check(ruleId, allowed.includes(ex.status), `${what}: status ${allowed.join(' or ')}`, () => `${ex.status} ${truncate(ex.responseText)}`, ex);
   }
 
   note(ruleId: string, text: string): void {

@@ -130,7 +130,7 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
     }
     // A bug of the suite, not of the target: one line, the stack only on request.
     const debug = Boolean(env.CK_DEBUG);
-    err(`catalog-kit conform: internal error of the suite: ${e instanceof Error ? ((debug && e.stack) || e.message) : String(e)}${debug ? '' : ' (set CK_DEBUG=1 for the stack)'}\n`);
+    err(`catalog-kit conform: internal error of the suite: ${e instanceof Error ? (debug && e.stack) || e.message : String(e)}${debug ? '' : ' (set CK_DEBUG=1 for the stack)'}\n`);
     return 2;
   } finally {
     if (sigint) process.off('SIGINT', onSigint);

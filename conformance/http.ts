@@ -157,9 +157,7 @@ export class HttpClient {
 
 /** A plain JSON object, or undefined. */
 export function asObject(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 export function asArray(value: unknown): unknown[] | undefined {

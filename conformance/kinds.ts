@@ -209,12 +209,7 @@ export function quoteName(name: string): string {
 }
 
 /** The create body of an entity of `kind`; `parentFqn` is the service FQN for children. */
-export function createBody(
-  kind: Kind,
-  name: string,
-  description: string,
-  parent?: { serviceFqn: string; container?: { id: string } },
-): Record<string, unknown> {
+export function createBody(kind: Kind, name: string, description: string, parent?: { serviceFqn: string; container?: { id: string } }): Record<string, unknown> {
   if (kind.role === 'service') {
     return { name, description, serviceType: kind.serviceType, connection: { config: { ...kind.connectionConfig } } };
   }

@@ -77,7 +77,18 @@ describe('expected entities', () => {
 
   it('lists what a create answer lacks', () => {
     const sent = { name: 'c1', description: 'd', service: 's' };
-    const good = { id: '0c1f5e3a-5b2d-4c6e-9f10-3a4b5c6d7e01', name: 'c1', description: 'd', version: 0.1, updatedAt: 1, updatedBy: 'admin', deleted: false, owners: [], tags: [], domains: [] };
+    const good = {
+      id: '0c1f5e3a-5b2d-4c6e-9f10-3a4b5c6d7e01',
+      name: 'c1',
+      description: 'd',
+      version: 0.1,
+      updatedAt: 1,
+      updatedBy: 'admin',
+      deleted: false,
+      owners: [],
+      tags: [],
+      domains: [],
+    };
     expect(createdEntityProblems(good, sent, KINDS.classification, null, true)).toEqual([]);
     const { owners: _o, ...noOwners } = good;
     expect(createdEntityProblems(noOwners, sent, KINDS.classification, null, true)).toEqual(['owners undefined is not an array']);

@@ -77,20 +77,17 @@ export interface CreateOptions {
  * Creates an entity (POST by default) under `parent` and adds it to the model when the target
  * created it. Returns undefined when the create failed and the rule is not active.
  */
-export async function createEntity(
-  s: Session,
-  model: Model,
-  kind: Kind,
-  parent: ModelEntity | null,
-  opts: CreateOptions = {},
-): Promise<{ entity?: ModelEntity; ex: Exchange }> {
+export async function createEntity(s: Session, model: Model, kind: Kind, parent: ModelEntity | null, opts: CreateOptions = {}): Promise<{ entity?: ModelEntity; ex: Exchange }> {
   const name = opts.name ?? model.freshName(tagOf(kind));
   const method = opts.method ?? 'POST';
   const rule = opts.rule ?? 'create.returns-fields';
   const service = parent ? (parent.kind.role === 'child' ? serviceOf(parent) : parent) : null;
-  const body = createBody(kind, name, opts.description ?? `created by catalog-kit conform (${kind.id})`, service
-    ? { serviceFqn: service.fqn, container: parent && parent.kind.role === 'child' ? { id: parent.id } : undefined }
-    : undefined);
+  const body = createBody(
+    kind,
+    name,
+    opts.description ?? `created by catalog-kit conform (${kind.id})`,
+    service ? { serviceFqn: service.fqn, container: parent && parent.kind.role === 'child' ? { id: parent.id } : undefined } : undefined,
+  );
   if (kind.role !== 'child') s.registerRoot(kind, name);
   const ex = await s.send({ method, path: kind.path, body });
   const statuses = method === 'POST' ? s.ctx.exp.createStatuses : s.ctx.exp.upsertCreateStatuses;
@@ -106,13 +103,7 @@ export async function createEntity(
   }
   const fqn = expectedFqn(kind, name, parent);
   if (opts.checkFqn !== false) {
-    s.checker.check(
-      'create.fqn-derived',
-      got?.fullyQualifiedName === fqn,
-      `fullyQualifiedName ${fqn}`,
-      () => `fullyQualifiedName ${JSON.stringify(got?.fullyQualifiedName)}`,
-      ex,
-    );
+    s.checker.check('create.fqn-derived', got?.fullyQualifiedName === fqn, `fullyQualifiedName ${fqn}`, () => `fullyQualifiedName ${JSON.stringify(got?.fullyQualifiedName)}`, ex);
   }
   const id = String(got?.id);
   if (kind.role !== 'child') s.registerRoot(kind, name, id);
@@ -162,13 +153,7 @@ export function tagOf(kind: Kind): string {
  * The parent for a new entity of `kind`: an active service of the right kind (or an active
  * container when nesting), picked by position; creates a service when there is none.
  */
-export async function parentFor(
-  s: Session,
-  model: Model,
-  kind: Kind,
-  position: number,
-  nest: boolean,
-): Promise<ModelEntity | null | undefined> {
+export async function parentFor(s: Session, model: Model, kind: Kind, position: number, nest: boolean): Promise<ModelEntity | null | undefined> {
   if (kind.role !== 'child' || !kind.serviceKind) return null;
   if (nest && kind.nestable) {
     const container = model.pick(position, (e) => e.kind.id === kind.id && e.state === 'active' && model.ancestorsActive(e));

@@ -42,7 +42,9 @@ export async function probeTarget(client: HttpClient): Promise<void> {
     throw new TargetError(`the target refused the token: ${where} answered ${ex.status} ${oneLine(ex.responseText)}. Check --token / --token-command.`);
   }
   if (ex.status >= 500) {
-    throw new TargetError(`the target fails: ${where} answered ${ex.status} ${oneLine(ex.responseText)}. A server error on a plain list request: fix the server (or its configuration) before testing it.`);
+    throw new TargetError(
+      `the target fails: ${where} answered ${ex.status} ${oneLine(ex.responseText)}. A server error on a plain list request: fix the server (or its configuration) before testing it.`,
+    );
   }
   if (ex.json === undefined) {
     const kind = ex.responseContentType || 'no content type';

@@ -42,7 +42,13 @@ describe('the suite profiles', () => {
   });
 
   it('refuse a table that does not fit, naming the row', () => {
-    const row = (id: string, contract: unknown, openmetadata: unknown, readBy: ProfileRow['readBy'] = ['suite']): ProfileRow => ({ id, governs: 'test row', readBy, contract, openmetadata });
+    const row = (id: string, contract: unknown, openmetadata: unknown, readBy: ProfileRow['readBy'] = ['suite']): ProfileRow => ({
+      id,
+      governs: 'test row',
+      readBy,
+      contract,
+      openmetadata,
+    });
     const without = (id: string) => ROWS.filter((r) => r.id !== id);
     const cases: { given: ProfileRow[]; want: RegExp }[] = [
       { given: without('createStatuses'), want: /no suite row for createStatuses/ },
@@ -57,13 +63,24 @@ describe('the suite profiles', () => {
 
   it('know exactly the two profile names', () => {
     // given a --profile value, want whether it is a profile
-    const cases: [string, boolean][] = [['contract', true], ['openmetadata', true], ['Contract', false], ['strict', false], ['', false]];
+    const cases: [string, boolean][] = [
+      ['contract', true],
+      ['openmetadata', true],
+      ['Contract', false],
+      ['strict', false],
+      ['', false],
+    ];
     for (const [given, want] of cases) expect(isProfile(given), given).toBe(want);
   });
 
   it('expect the error type the OpenAPI document gives each error status', () => {
     const bundle = JSON.parse(readFileSync(new URL('../openapi/generated/openapi.bundle.json', import.meta.url), 'utf8')) as {
-      document: { components: { schemas: { Error: { properties: { errorType: { enum: string[] } } } }; responses: Record<string, { content?: Record<string, { example?: { code?: number; errorType?: string } }> }> } };
+      document: {
+        components: {
+          schemas: { Error: { properties: { errorType: { enum: string[] } } } };
+          responses: Record<string, { content?: Record<string, { example?: { code?: number; errorType?: string } }> }>;
+        };
+      };
     };
     const { components } = bundle.document;
     const documented = new Map(

@@ -7,9 +7,7 @@
  */
 import type { Profile } from './profiles.ts';
 
-export type RuleSource =
-  | { kind: 'contract'; section: string }
-  | { kind: 'observed'; section: string };
+export type RuleSource = { kind: 'contract'; section: string } | { kind: 'observed'; section: string };
 
 export interface Rule {
   id: string;
@@ -209,7 +207,7 @@ export const RULES: readonly Rule[] = [
   // Followers, votes
   {
     id: 'followers.consistent',
-    name: 'Adding and removing a follower is reflected in the entity\'s followers (once, whatever the repeats) without a version change',
+    name: "Adding and removing a follower is reflected in the entity's followers (once, whatever the repeats) without a version change",
     source: contract('"Followers and votes (tables and dashboards)"; the version: docs/behaviour.md "Followers and votes"'),
     expect: {
       contract: 'add answers the entity with its followers list',
@@ -218,7 +216,7 @@ export const RULES: readonly Rule[] = [
   },
   {
     id: 'votes.consistent',
-    name: 'votedUp, votedDown and unVoted are reflected in the entity\'s votes counts',
+    name: "votedUp, votedDown and unVoted are reflected in the entity's votes counts",
     source: contract('"Followers and votes (tables and dashboards)"; "Vote type"'),
   },
   // Table profiler config and sample data

@@ -71,18 +71,19 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
   log(`target ${client.baseUrl}, profile ${profile}, run ${ctx.runPrefix}, ${selected.length} rule(s)`);
   if (!client.hasRestrictedToken) ctx.tally.note('auth.restricted-token-403', 'not exercised: no --restricted-token given');
 
-  let seed = opts.seed ?? (randomBytes(4).readUInt32BE(0) & 0x7fffffff);
+  let seed = opts.seed ?? randomBytes(4).readUInt32BE(0) & 0x7fffffff;
   let cleanupProblems: string[] = [];
   try {
     if (opts.path === undefined && opts.phases?.scenarios !== false) await scenarioPhase(ctx, active, log);
-    if (opts.phases?.random !== false) seed = await randomPhase(ctx, active, {
-      seed,
-      runs: opts.runs ?? DEFAULT_RUNS,
-      path: opts.path,
-      maxCommands: opts.maxCommands ?? 25,
-      maxShrinkRuns: opts.maxShrinkRuns ?? 300,
-      log,
-    });
+    if (opts.phases?.random !== false)
+      seed = await randomPhase(ctx, active, {
+        seed,
+        runs: opts.runs ?? DEFAULT_RUNS,
+        path: opts.path,
+        maxCommands: opts.maxCommands ?? 25,
+        maxShrinkRuns: opts.maxShrinkRuns ?? 300,
+        log,
+      });
   } catch (err) {
     if (err instanceof TransportError) {
       await ctx.cleanup.remove(cleanupClient).catch(() => []);

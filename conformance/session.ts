@@ -66,9 +66,7 @@ export class CleanupRegistry {
         if (!root) return;
         const query = { hardDelete: true, recursive: true };
         try {
-          let ex = root.id
-            ? await client.send({ method: 'DELETE', path: `${root.kind.path}/${root.id}`, query })
-            : undefined;
+          let ex = root.id ? await client.send({ method: 'DELETE', path: `${root.kind.path}/${root.id}`, query }) : undefined;
           if (!ex || ex.status === 404) {
             ex = await client.send({
               method: 'DELETE',

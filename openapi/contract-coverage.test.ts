@@ -55,10 +55,24 @@ const TABLE: ContractEndpoint[] = [
     { method: 'put', path: `${prefix}/restore`, statuses: ['200', '404', ...AUTH], section: 'Delete and restore' },
   ]),
   { method: 'post', path: '/v1/dataContracts/{id}/validate', params: ['id'], statuses: ['200', '404', ...AUTH], section: 'Data contracts' },
-  { method: 'post', path: '/v1/dataContracts/entity/validate', params: ['entityId', 'entityType'], requiredQuery: ['entityId', 'entityType'], statuses: ['200', '404', ...AUTH], section: 'Data contracts' },
+  {
+    method: 'post',
+    path: '/v1/dataContracts/entity/validate',
+    params: ['entityId', 'entityType'],
+    requiredQuery: ['entityId', 'entityType'],
+    statuses: ['200', '404', ...AUTH],
+    section: 'Data contracts',
+  },
   { method: 'get', path: '/v1/dataContracts/{id}/results', params: ['id', 'limit', 'startTs', 'endTs'], statuses: ['200', '404', ...AUTH], section: 'Data contracts' },
   { method: 'get', path: '/v1/dataContracts/{id}/results/latest', params: ['id'], statuses: ['200', '404', ...AUTH], section: 'Data contracts' },
-  { method: 'put', path: '/v1/dataContracts/{id}/results', params: ['id'], requiredBody: ['timestamp', 'contractExecutionStatus'], statuses: ['400', '404', ...AUTH], section: 'Data contracts' },
+  {
+    method: 'put',
+    path: '/v1/dataContracts/{id}/results',
+    params: ['id'],
+    requiredBody: ['timestamp', 'contractExecutionStatus'],
+    statuses: ['400', '404', ...AUTH],
+    section: 'Data contracts',
+  },
   { method: 'delete', path: '/v1/dataContracts/{id}/results/{timestamp}', params: ['id', 'timestamp'], statuses: ['404', ...AUTH], section: 'Data contracts' },
   { method: 'delete', path: '/v1/dataContracts/{id}/results/before/{timestamp}', params: ['id', 'timestamp'], statuses: ['404', ...AUTH], section: 'Data contracts' },
   { method: 'get', path: '/v1/tables/{id}/profilerConfig', params: ['id'], statuses: ['200', '404', ...AUTH], section: 'Table profiler' },
@@ -138,13 +152,40 @@ describe('the contract limits and enums are in the document', () => {
 
   it('has the fields of the contract tables on the container, classification and validation result', () => {
     const container = properties(doc, doc.components.schemas.CreateContainer);
-    for (const f of ['name', 'service', 'displayName', 'description', 'parent', 'prefix', 'numberOfObjects', 'size', 'fileFormats', 'dataModel', 'fullPath', 'owners', 'domain', 'tags', 'extension']) {
+    for (const f of [
+      'name',
+      'service',
+      'displayName',
+      'description',
+      'parent',
+      'prefix',
+      'numberOfObjects',
+      'size',
+      'fileFormats',
+      'dataModel',
+      'fullPath',
+      'owners',
+      'domain',
+      'tags',
+      'extension',
+    ]) {
       expect(container.has(f), `CreateContainer.${f}`).toBe(true);
     }
     const classification = properties(doc, doc.components.schemas.CreateClassification);
     for (const f of ['name', 'displayName', 'description', 'mutuallyExclusive', 'owners', 'provider']) expect(classification.has(f), `CreateClassification.${f}`).toBe(true);
     const result = properties(doc, doc.components.schemas.DataContractResult);
-    for (const f of ['id', 'dataContractFQN', 'timestamp', 'contractExecutionStatus', 'result', 'schemaValidation', 'semanticsValidation', 'qualityValidation', 'slaValidation', 'executionTime']) {
+    for (const f of [
+      'id',
+      'dataContractFQN',
+      'timestamp',
+      'contractExecutionStatus',
+      'result',
+      'schemaValidation',
+      'semanticsValidation',
+      'qualityValidation',
+      'slaValidation',
+      'executionTime',
+    ]) {
       expect(result.has(f), `DataContractResult.${f}`).toBe(true);
     }
   });

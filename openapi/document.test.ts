@@ -78,16 +78,23 @@ describe('OpenAPI links let link-driven tools such as Schemathesis chain calls',
       if (method === 'post' && /^create[A-Z]/.test(String(operation.operationId))) {
         creates++;
         const targets = links.map((l) => l.operationId);
-        expect(targets.some((t) => /ById$/.test(t)), `${p} links to get by id`).toBe(true);
-        expect(targets.some((t) => /ByFqn$/.test(t)), `${p} links to get by name`).toBe(true);
+        expect(
+          targets.some((t) => /ById$/.test(t)),
+          `${p} links to get by id`,
+        ).toBe(true);
+        expect(
+          targets.some((t) => /ByFqn$/.test(t)),
+          `${p} links to get by name`,
+        ).toBe(true);
       }
       for (const link of links) {
         const target = byId.get(link.operationId);
         expect(target, `${p} links to unknown operation ${link.operationId}`).toBeDefined();
         const names = new Set(
-          [...((target!.item.parameters as { $ref?: string; name?: string }[] | undefined) ?? []), ...((target!.operation.parameters as { $ref?: string; name?: string }[] | undefined) ?? [])].map(
-            (param) => deref<{ name: string }>(doc, param).name,
-          ),
+          [
+            ...((target!.item.parameters as { $ref?: string; name?: string }[] | undefined) ?? []),
+            ...((target!.operation.parameters as { $ref?: string; name?: string }[] | undefined) ?? []),
+          ].map((param) => deref<{ name: string }>(doc, param).name),
         );
         for (const name of Object.keys(link.parameters ?? {})) expect(names.has(name), `${link.operationId} has parameter ${name}`).toBe(true);
       }

@@ -206,7 +206,10 @@ function compileDocument(units: Units, docName: string, base: OpenApiDocument, v
         }
         entry.pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
         if (Object.keys(groups).length) {
-          const schema = { type: 'object', properties: Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, { type: 'object', properties: g.properties, required: g.required }])) };
+          const schema = {
+            type: 'object',
+            properties: Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, { type: 'object', properties: g.properties, required: g.required }])),
+          };
           entry.params = schemaOf(units.params, schema, variant);
         }
 
@@ -256,7 +259,9 @@ function register(units: Units, docName: string, base: OpenApiDocument, variants
     unit.ajv.addSchema({ components: { schemas: stripDocumentation(base.components.schemas) } }, uri(docName));
     for (const { doc, variant } of variants.values()) {
       if (!variant.differing.size) continue;
-      const schemas = Object.fromEntries([...variant.differing].map((name) => [name, mapRefs(stripDocumentation(doc.components.schemas[name]), (ref) => absolute(ref, docName, variant))]));
+      const schemas = Object.fromEntries(
+        [...variant.differing].map((name) => [name, mapRefs(stripDocumentation(doc.components.schemas[name]), (ref) => absolute(ref, docName, variant))]),
+      );
       unit.ajv.addSchema({ components: { schemas } }, uri(variant.docId));
     }
   }

@@ -29,7 +29,11 @@ export function sourcesHash(root = ROOT): string {
     }
   };
   walk(root);
-  for (const file of files.sort()) hash.update(`${path.relative(root, file).split(path.sep).join('/')}\0`).update(readFileSync(file)).update('\0');
+  for (const file of files.sort())
+    hash
+      .update(`${path.relative(root, file).split(path.sep).join('/')}\0`)
+      .update(readFileSync(file))
+      .update('\0');
   return hash.digest('hex');
 }
 

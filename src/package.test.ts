@@ -125,7 +125,9 @@ const bin = (): string => path.join(project, 'node_modules/.bin', process.platfo
 beforeAll(async () => {
   if (!existsSync(path.join(ROOT, 'dist/bin/catalog-kit.js'))) await run(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], ROOT);
   work = mkdtempSync(path.join(tmpdir(), 'catalog-kit-pack-'));
-  const packed = JSON.parse((await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT)).stdout) as [{ filename: string; files: { path: string }[] }];
+  const packed = JSON.parse((await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT)).stdout) as [
+    { filename: string; files: { path: string }[] },
+  ];
   packedFiles = packed[0].files.map((f) => f.path);
 
   project = path.join(work, 'project');
@@ -225,7 +227,11 @@ describe('the installed command', TEST, () => {
   });
 
   it('serve --port 0 prints the base URL it listens on, with the default fixtures loaded', async () => {
-    const proc = spawn(bin(), ['serve', '--port', '0', '--host', '127.0.0.1', '--log', 'quiet'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    const proc = spawn(bin(), ['serve', '--port', '0', '--host', '127.0.0.1', '--log', 'quiet'], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: process.platform === 'win32',
+    });
     server = proc;
     baseUrl = await new Promise<string>((resolve, reject) => {
       let out = '';

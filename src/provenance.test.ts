@@ -12,7 +12,10 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BEHAVIOUR = 'docs/behaviour.md';
-const SELF = path.relative(ROOT, fileURLToPath(import.meta.url)).split(path.sep).join('/');
+const SELF = path
+  .relative(ROOT, fileURLToPath(import.meta.url))
+  .split(path.sep)
+  .join('/');
 
 /** Where the project's own text lives; generated and installed files are not read. */
 const SCANNED = ['src', 'conformance', 'openapi', 'bench', 'scripts', 'bin', 'test', 'docs', 'README.md'];
@@ -51,7 +54,11 @@ function filesUnder(entry: string): string[] {
 }
 
 const files = SCANNED.flatMap(filesUnder).filter((file) => file !== SELF);
-const lines = files.flatMap((file) => readFileSync(path.join(ROOT, file), 'utf8').split('\n').map((text, i) => ({ file, line: i + 1, text })));
+const lines = files.flatMap((file) =>
+  readFileSync(path.join(ROOT, file), 'utf8')
+    .split('\n')
+    .map((text, i) => ({ file, line: i + 1, text })),
+);
 
 /** `docs/behaviour.md "A"`, `docs/behaviour.md "A", "B"` (quotes may be escaped in JSON); `"<heading>"` is a placeholder. */
 const CITATION = /docs\/behaviour\.md\s+((?:\\?"[^"\\\n]+\\?"(?:\s*,\s*)?)+)/g;
@@ -91,7 +98,11 @@ describe('citations name only documents the reader has', () => {
   });
 
   it('reads the folders the project writes (src, conformance, openapi...)', () => {
-    for (const folder of ['src', 'conformance', 'openapi', 'docs']) expect(files.some((f) => f.startsWith(`${folder}/`)), folder).toBe(true);
+    for (const folder of ['src', 'conformance', 'openapi', 'docs'])
+      expect(
+        files.some((f) => f.startsWith(`${folder}/`)),
+        folder,
+      ).toBe(true);
     expect(files.some((f) => f.startsWith('openapi/generated/'))).toBe(false);
   });
 
@@ -115,14 +126,37 @@ describe(`every ${BEHAVIOUR} "<heading>" citation names a heading of ${BEHAVIOUR
   });
 
   it('has the headings other files cite, each once', () => {
-    for (const heading of ['Profiles', 'Listing', 'Create', 'Upsert', 'Patch', 'Delete and restore', 'Versions', 'Errors', 'Fully qualified names', 'Followers and votes', 'Data contracts', 'Table data', 'Classifications and tags', 'Services', 'Authentication']) {
+    for (const heading of [
+      'Profiles',
+      'Listing',
+      'Create',
+      'Upsert',
+      'Patch',
+      'Delete and restore',
+      'Versions',
+      'Errors',
+      'Fully qualified names',
+      'Followers and votes',
+      'Data contracts',
+      'Table data',
+      'Classifications and tags',
+      'Services',
+      'Authentication',
+    ]) {
       expect(known, heading).toContain(heading);
     }
-    expect(known.filter((h, i) => known.indexOf(h) !== i), 'duplicate headings').toEqual([]);
+    expect(
+      known.filter((h, i) => known.indexOf(h) !== i),
+      'duplicate headings',
+    ).toEqual([]);
   });
 
   it('every citation in src, conformance, openapi, bench, scripts and the docs resolves', () => {
-    const unknown = lines.flatMap((l) => citedHeadings(l.text).filter((h) => !known.includes(h)).map((h) => ({ ...l, why: `no heading "${h}"` })));
+    const unknown = lines.flatMap((l) =>
+      citedHeadings(l.text)
+        .filter((h) => !known.includes(h))
+        .map((h) => ({ ...l, why: `no heading "${h}"` })),
+    );
     expect(unknown.length, offenderReport(unknown)).toBe(0);
   });
 });

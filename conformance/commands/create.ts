@@ -27,11 +27,13 @@ export class CreateCommand extends BaseCommand {
     let name: string | undefined;
     let rule: string | undefined;
     if (this.reuseName && parent) {
-      const usedHere = new Set(m.children(parent).filter((e) => e.state !== 'gone').map((e) => e.name));
-      const other = m.pick(
-        this.parentPos,
-        (e) => e.kind === kind && e.parent !== parent && e.state !== 'gone' && !usedHere.has(e.name),
+      const usedHere = new Set(
+        m
+          .children(parent)
+          .filter((e) => e.state !== 'gone')
+          .map((e) => e.name),
       );
+      const other = m.pick(this.parentPos, (e) => e.kind === kind && e.parent !== parent && e.state !== 'gone' && !usedHere.has(e.name));
       if (other) {
         name = other.name;
         rule = 'uniqueness.same-name-in-other-scope-allowed';

@@ -54,17 +54,13 @@ const COMMAND_SPECS: readonly CommandSpec[] = [
     name: 'upsert',
     rules: ['upsert.creates', 'upsert.updates-in-place', 'upsert.idempotent', 'upsert.never-409', 'upsert.restores-soft-deleted'],
     weight: 3,
-    arb: fc
-      .tuple(fc.constantFrom<UpsertVariant>('create', 'same', 'change', 'deleted'), pos, pos)
-      .map(([v, p, k]) => new UpsertCommand(v, p, k)),
+    arb: fc.tuple(fc.constantFrom<UpsertVariant>('create', 'same', 'change', 'deleted'), pos, pos).map(([v, p, k]) => new UpsertCommand(v, p, k)),
   },
   {
     name: 'bulkUpsert',
     rules: ['bulk.upserts-each'],
     weight: 1,
-    arb: fc
-      .tuple(pos, pos, fc.nat({ max: 2 }), fc.array(pos, { maxLength: 2 }))
-      .map(([k, p, n, e]) => new BulkUpsertCommand(k, p, n, e)),
+    arb: fc.tuple(pos, pos, fc.nat({ max: 2 }), fc.array(pos, { maxLength: 2 })).map(([k, p, n, e]) => new BulkUpsertCommand(k, p, n, e)),
   },
   {
     name: 'softDelete',
@@ -94,9 +90,7 @@ const COMMAND_SPECS: readonly CommandSpec[] = [
     name: 'invalidBody',
     rules: ['validation.invalid-body-400', 'errors.body-shape'],
     weight: 1,
-    arb: fc
-      .tuple(fc.constantFrom(...INVALID_VARIANTS), pos, pos, fc.boolean(), fc.boolean())
-      .map(([v, k, p, put, ex]) => new InvalidBodyCommand(v, k, p, put, ex)),
+    arb: fc.tuple(fc.constantFrom(...INVALID_VARIANTS), pos, pos, fc.boolean(), fc.boolean()).map(([v, k, p, put, ex]) => new InvalidBodyCommand(v, k, p, put, ex)),
   },
   {
     name: 'badToken',

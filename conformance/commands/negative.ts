@@ -5,28 +5,9 @@ import { expectedFqn, parentFor, serviceOf, tagOf } from '../ops.ts';
 import type { Session } from '../session.ts';
 import { BaseCommand, pickKind } from './base.ts';
 
-export type UnknownOp =
-  | 'get'
-  | 'delete'
-  | 'hardDelete'
-  | 'restore'
-  | 'follow'
-  | 'vote'
-  | 'unknownFollower'
-  | 'getByName'
-  | 'deleteByName';
+export type UnknownOp = 'get' | 'delete' | 'hardDelete' | 'restore' | 'follow' | 'vote' | 'unknownFollower' | 'getByName' | 'deleteByName';
 
-export const UNKNOWN_OPS: readonly UnknownOp[] = [
-  'get',
-  'delete',
-  'hardDelete',
-  'restore',
-  'follow',
-  'vote',
-  'unknownFollower',
-  'getByName',
-  'deleteByName',
-];
+export const UNKNOWN_OPS: readonly UnknownOp[] = ['get', 'delete', 'hardDelete', 'restore', 'follow', 'vote', 'unknownFollower', 'getByName', 'deleteByName'];
 
 /** An operation on an id or name that does not exist: 404. */
 export class UnknownIdCommand extends BaseCommand {
@@ -98,14 +79,7 @@ export class UnknownIdCommand extends BaseCommand {
 
 export type InvalidVariant = 'missingName' | 'missingParentOrType' | 'missingConnection' | 'nameIsObject' | 'notAnObject' | 'malformedJson';
 
-export const INVALID_VARIANTS: readonly InvalidVariant[] = [
-  'missingName',
-  'missingParentOrType',
-  'missingConnection',
-  'nameIsObject',
-  'notAnObject',
-  'malformedJson',
-];
+export const INVALID_VARIANTS: readonly InvalidVariant[] = ['missingName', 'missingParentOrType', 'missingConnection', 'nameIsObject', 'notAnObject', 'malformedJson'];
 
 /** POST or PUT with an invalid body: 400, and nothing was created or changed. */
 export class InvalidBodyCommand extends BaseCommand {

@@ -94,7 +94,13 @@ export async function bulkUpsert(s: Session, m: Model, kind: Kind, parent: Model
   const what = `PUT ${kind.path}/bulk of ${items.length} item(s)`;
   if (s.ctx.exp.bulkResultShape) {
     if (c.status(rule, ex, [200], what)) {
-      c.check(rule, asObject(ex.json)?.numberOfRowsPassed === items.length, `a BulkOperationResult with numberOfRowsPassed ${items.length}`, () => ex.responseText.slice(0, 300), ex);
+      c.check(
+        rule,
+        asObject(ex.json)?.numberOfRowsPassed === items.length,
+        `a BulkOperationResult with numberOfRowsPassed ${items.length}`,
+        () => ex.responseText.slice(0, 300),
+        ex,
+      );
     }
   } else {
     c.status(rule, ex, [200, 201, 207], what);

@@ -39,7 +39,9 @@ export function failureText(report: ConformanceReport, rule: RuleResult, f: Fail
   }
   const steps = f.steps.slice(-MAX_STEPS);
   const omitted = f.steps.length - steps.length;
-  out.push(`   requests (ids are this run's; export CK_TOKEN${f.steps.some((s) => s.authLabel === 'restricted') ? ' and CK_RESTRICTED_TOKEN' : ''} first)${omitted > 0 ? `, last ${steps.length} of ${f.steps.length}` : ''}:`);
+  out.push(
+    `   requests (ids are this run's; export CK_TOKEN${f.steps.some((s) => s.authLabel === 'restricted') ? ' and CK_RESTRICTED_TOKEN' : ''} first)${omitted > 0 ? `, last ${steps.length} of ${f.steps.length}` : ''}:`,
+  );
   steps.forEach((ex, i) => {
     const marker = ex === f.exchange || (f.exchange && ex.seq === f.exchange.seq) ? '   <-- here' : '';
     out.push(`   ${String(omitted + i + 1).padStart(3)}. ${toCurl(ex)}`);

@@ -29,7 +29,13 @@ async function race(s: Session, m: Model, kind: Kind, serviceFqn?: string): Prom
   if (!ok) return;
   const winner = asObject(won[0]?.json);
   const read = await s.send({ method: 'GET', path: `${kind.path}/name/${encodeURIComponent(serviceFqn ? `${serviceFqn}.${name}` : name)}` });
-  s.checker.check(rule, read.status === 200 && asObject(read.json)?.id === winner?.id, `GET ${name} returns the winner ${String(winner?.id)}`, () => `${read.status} ${read.responseText.slice(0, 200)}`, read);
+  s.checker.check(
+    rule,
+    read.status === 200 && asObject(read.json)?.id === winner?.id,
+    `GET ${name} returns the winner ${String(winner?.id)}`,
+    () => `${read.status} ${read.responseText.slice(0, 200)}`,
+    read,
+  );
   if (kind.role !== 'child' && typeof winner?.id === 'string') s.registerRoot(kind, name, winner.id);
 }
 

@@ -62,14 +62,19 @@ export const tableSubresources: Scenario = {
     const exp = s.ctx.exp;
     const base = `/v1/tables/${table.id}`;
     // Whether an answer holds no profiler config / sample data: 404 (contract) or, for OpenMetadata, the table without it.
-    const nothingStored = (ex: Exchange, field: string) =>
-      ex.status === 404 || (exp.profilerConfigResponse === 'table' && ex.status === 200 && asObject(ex.json)?.[field] == null);
+    const nothingStored = (ex: Exchange, field: string) => ex.status === 404 || (exp.profilerConfigResponse === 'table' && ex.status === 200 && asObject(ex.json)?.[field] == null);
 
     // Profiler configuration.
     const seg = exp.profilerConfigPath;
     const cfgField = 'tableProfilerConfig';
     const none = await s.send({ method: 'GET', path: `${base}/${seg}` });
-    c.check('profiler-config.not-found-404', nothingStored(none, cfgField), `GET ${seg} of a table with none: 404`, () => `${none.status} ${none.responseText.slice(0, 200)}`, none);
+    c.check(
+      'profiler-config.not-found-404',
+      nothingStored(none, cfgField),
+      `GET ${seg} of a table with none: 404`,
+      () => `${none.status} ${none.responseText.slice(0, 200)}`,
+      none,
+    );
     if (none.status === 404) s.errorBody(none);
     for (const method of ['GET', 'PUT'] as const) {
       const ex = await s.send({ method, path: `/v1/tables/${MISSING_TABLE}/${seg}`, body: method === 'PUT' ? { profileSample: 10 } : undefined });
@@ -88,13 +93,29 @@ export const tableSubresources: Scenario = {
     const del = await s.send({ method: 'DELETE', path: `${base}/${seg}` });
     c.status('profiler-config.round-trip', del, [exp.tableDataDelete.status], `DELETE ${seg}`);
     const gone = await s.send({ method: 'GET', path: `${base}/${seg}` });
-    c.check('profiler-config.round-trip', nothingStored(gone, cfgField), `GET ${seg} after DELETE: nothing stored (404)`, () => `${gone.status} ${gone.responseText.slice(0, 200)}`, gone);
+    c.check(
+      'profiler-config.round-trip',
+      nothingStored(gone, cfgField),
+      `GET ${seg} after DELETE: nothing stored (404)`,
+      () => `${gone.status} ${gone.responseText.slice(0, 200)}`,
+      gone,
+    );
 
     // Sample data.
-    const rows = [[1, 'a'], [2, 'b']];
-    const sample = exp.sampleData === 'contract'
-      ? { columns: [{ name: 'c1', dataType: 'INT' }, { name: 'c2', dataType: 'STRING' }], rows }
-      : { columns: ['c1', 'c2'], rows };
+    const rows = [
+      [1, 'a'],
+      [2, 'b'],
+    ];
+    const sample =
+      exp.sampleData === 'contract'
+        ? {
+            columns: [
+              { name: 'c1', dataType: 'INT' },
+              { name: 'c2', dataType: 'STRING' },
+            ],
+            rows,
+          }
+        : { columns: ['c1', 'c2'], rows };
     const sampleOf = (ex: Exchange) => (exp.sampleData === 'contract' ? asObject(ex.json) : asObject(asObject(ex.json)?.sampleData));
     const sameSample = (ex: Exchange) => {
       const got = sampleOf(ex);
@@ -102,7 +123,13 @@ export const tableSubresources: Scenario = {
       return JSON.stringify(names) === JSON.stringify(['c1', 'c2']) && JSON.stringify(got?.rows) === JSON.stringify(rows);
     };
     const noSample = await s.send({ method: 'GET', path: `${base}/sampleData` });
-    c.check('sample-data.not-found-404', nothingStored(noSample, 'sampleData') || (exp.sampleData === 'table' && noSample.status === 200 && asObject(noSample.json)?.sampleData == null), 'GET sampleData of a table with none: 404', () => `${noSample.status} ${noSample.responseText.slice(0, 200)}`, noSample);
+    c.check(
+      'sample-data.not-found-404',
+      nothingStored(noSample, 'sampleData') || (exp.sampleData === 'table' && noSample.status === 200 && asObject(noSample.json)?.sampleData == null),
+      'GET sampleData of a table with none: 404',
+      () => `${noSample.status} ${noSample.responseText.slice(0, 200)}`,
+      noSample,
+    );
     if (noSample.status === 404) s.errorBody(noSample);
     for (const method of ['GET', 'PUT'] as const) {
       const ex = await s.send({ method, path: `/v1/tables/${MISSING_TABLE}/sampleData`, body: method === 'PUT' ? sample : undefined });
@@ -110,16 +137,34 @@ export const tableSubresources: Scenario = {
     }
     const putSample = await s.send({ method: 'PUT', path: `${base}/sampleData`, body: sample });
     if (c.status('sample-data.round-trip', putSample, [200], 'PUT sampleData')) {
-      c.check('sample-data.round-trip', sameSample(putSample), `the stored sample data (columns c1, c2; rows ${JSON.stringify(rows)})`, () => putSample.responseText.slice(0, 300), putSample);
+      c.check(
+        'sample-data.round-trip',
+        sameSample(putSample),
+        `the stored sample data (columns c1, c2; rows ${JSON.stringify(rows)})`,
+        () => putSample.responseText.slice(0, 300),
+        putSample,
+      );
     }
     const getSample = await s.send({ method: 'GET', path: `${base}/sampleData` });
     if (c.status('sample-data.round-trip', getSample, [200], 'GET sampleData after PUT')) {
-      c.check('sample-data.round-trip', sameSample(getSample), `GET returns columns c1, c2 and rows ${JSON.stringify(rows)}`, () => getSample.responseText.slice(0, 300), getSample);
+      c.check(
+        'sample-data.round-trip',
+        sameSample(getSample),
+        `GET returns columns c1, c2 and rows ${JSON.stringify(rows)}`,
+        () => getSample.responseText.slice(0, 300),
+        getSample,
+      );
     }
     const delSample = await s.send({ method: 'DELETE', path: `${base}/sampleData` });
     c.status('sample-data.round-trip', delSample, [exp.tableDataDelete.status], 'DELETE sampleData');
     const afterSample = await s.send({ method: 'GET', path: `${base}/sampleData` });
-    c.check('sample-data.round-trip', afterSample.status === 404 || (exp.sampleData === 'table' && afterSample.status === 200 && asObject(afterSample.json)?.sampleData == null), 'GET sampleData after DELETE: nothing stored (404)', () => `${afterSample.status} ${afterSample.responseText.slice(0, 200)}`, afterSample);
+    c.check(
+      'sample-data.round-trip',
+      afterSample.status === 404 || (exp.sampleData === 'table' && afterSample.status === 200 && asObject(afterSample.json)?.sampleData == null),
+      'GET sampleData after DELETE: nothing stored (404)',
+      () => `${afterSample.status} ${afterSample.responseText.slice(0, 200)}`,
+      afterSample,
+    );
 
     // Followers and votes on a table (the contract's example kind).
     await followAndCheck(s, table, true);
@@ -172,23 +217,54 @@ export const dataContractResults: Scenario = {
       const ex = await s.send({ method: 'GET', path: base, query });
       return { ex, stamps: asArray(asObject(ex.json)?.data)?.map((r) => asObject(r)?.timestamp) };
     };
-    const show = (x: { ex: Exchange; stamps?: unknown[] }) => `${x.ex.status} timestamps ${JSON.stringify(x.stamps?.map((t) => (typeof t === 'number' ? (t - t0) / 60_000 : t)))} (minutes after the first)`;
+    const show = (x: { ex: Exchange; stamps?: unknown[] }) =>
+      `${x.ex.status} timestamps ${JSON.stringify(x.stamps?.map((t) => (typeof t === 'number' ? (t - t0) / 60_000 : t)))} (minutes after the first)`;
     const at = (...i: number[]) => i.map((k) => ts[k]);
     const minutes = (...i: number[]) => JSON.stringify(i);
 
     const all = await list({ ...window, limit: 10 });
-    c.check('data-contract.results-newest-first', JSON.stringify(all.stamps) === JSON.stringify(at(4, 3, 2, 1, 0)), `results at minutes ${minutes(4, 3, 2, 1, 0)}, newest first`, () => show(all), all.ex);
+    c.check(
+      'data-contract.results-newest-first',
+      JSON.stringify(all.stamps) === JSON.stringify(at(4, 3, 2, 1, 0)),
+      `results at minutes ${minutes(4, 3, 2, 1, 0)}, newest first`,
+      () => show(all),
+      all.ex,
+    );
     const limited = await list({ ...window, limit: 2 });
-    c.check('data-contract.results-limit', JSON.stringify(limited.stamps) === JSON.stringify(at(4, 3)), `limit=2: the two newest (minutes ${minutes(4, 3)})`, () => show(limited), limited.ex);
+    c.check(
+      'data-contract.results-limit',
+      JSON.stringify(limited.stamps) === JSON.stringify(at(4, 3)),
+      `limit=2: the two newest (minutes ${minutes(4, 3)})`,
+      () => show(limited),
+      limited.ex,
+    );
     const ranged = await list({ startTs: ts[1]! - 30_000, endTs: ts[3]! + 30_000, limit: 10 });
-    c.check('data-contract.results-time-range', JSON.stringify([...(ranged.stamps ?? [])].sort()) === JSON.stringify(at(1, 2, 3)), `startTs/endTs around minutes 1..3: exactly ${minutes(1, 2, 3)}`, () => show(ranged), ranged.ex);
+    c.check(
+      'data-contract.results-time-range',
+      JSON.stringify([...(ranged.stamps ?? [])].sort()) === JSON.stringify(at(1, 2, 3)),
+      `startTs/endTs around minutes 1..3: exactly ${minutes(1, 2, 3)}`,
+      () => show(ranged),
+      ranged.ex,
+    );
     const latest = await s.send({ method: 'GET', path: `${base}/latest` });
-    c.check('data-contract.results-latest', latest.status === 200 && asObject(latest.json)?.timestamp === ts[4], `the latest result (minute 4)`, () => `${latest.status} ${latest.responseText.slice(0, 200)}`, latest);
+    c.check(
+      'data-contract.results-latest',
+      latest.status === 200 && asObject(latest.json)?.timestamp === ts[4],
+      `the latest result (minute 4)`,
+      () => `${latest.status} ${latest.responseText.slice(0, 200)}`,
+      latest,
+    );
 
     const delOne = await s.send({ method: 'DELETE', path: `${base}/${ts[2]}` });
     if (c.status('data-contract.results-delete-one', delOne, [200, 204], 'DELETE one result (minute 2)')) {
       const after = await list({ ...window, limit: 10 });
-      c.check('data-contract.results-delete-one', JSON.stringify(after.stamps) === JSON.stringify(at(4, 3, 1, 0)), `minutes ${minutes(4, 3, 1, 0)} remain`, () => show(after), after.ex);
+      c.check(
+        'data-contract.results-delete-one',
+        JSON.stringify(after.stamps) === JSON.stringify(at(4, 3, 1, 0)),
+        `minutes ${minutes(4, 3, 1, 0)} remain`,
+        () => show(after),
+        after.ex,
+      );
     }
     const delBefore = await s.send({ method: 'DELETE', path: `${base}/before/${ts[1]! + 30_000}` });
     if (c.status('data-contract.results-delete-before', delBefore, [200, 204], 'DELETE results before minute 1.5')) {
@@ -200,7 +276,13 @@ export const dataContractResults: Scenario = {
       c.check('data-contract.results-delete-before', ok, 'only minutes 3 and 4 remain', () => show(after), after.ex);
     }
     const latestAgain = await s.send({ method: 'GET', path: `${base}/latest` });
-    c.check('data-contract.results-latest', asObject(latestAgain.json)?.timestamp === ts[4], 'the latest result is still minute 4', () => `${latestAgain.status} ${latestAgain.responseText.slice(0, 200)}`, latestAgain);
+    c.check(
+      'data-contract.results-latest',
+      asObject(latestAgain.json)?.timestamp === ts[4],
+      'the latest result is still minute 4',
+      () => `${latestAgain.status} ${latestAgain.responseText.slice(0, 200)}`,
+      latestAgain,
+    );
 
     const validated = await s.send({ method: 'POST', path: `/v1/dataContracts/${id}/validate` });
     const v = asObject(validated.json);

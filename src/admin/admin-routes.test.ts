@@ -22,7 +22,10 @@ beforeEach(async () => {
 const api = () => request(catalog.app);
 const count = () => [...catalog.ctx.store.all()].length;
 const createService = (name: string) =>
-  api().post('/api/v1/services/databaseServices').set('Authorization', auth).send({ name, serviceType: 'Mysql', connection: { config: { type: 'Mysql' } } });
+  api()
+    .post('/api/v1/services/databaseServices')
+    .set('Authorization', auth)
+    .send({ name, serviceType: 'Mysql', connection: { config: { type: 'Mysql' } } });
 
 describe('admin reset: back to the fixtures', () => {
   it('reset drops API writes and restores the demo catalog', async () => {
@@ -69,14 +72,18 @@ describe('admin error injection: status and probability per route', () => {
   });
 
   it('a probability below the random draw lets the request through', async () => {
-    await api().put('/__admin/errors').send({ rules: [{ status: 500, probability: 0.4 }] });
+    await api()
+      .put('/__admin/errors')
+      .send({ rules: [{ status: 500, probability: 0.4 }] });
     expect((await api().get('/api/v1/tables').set('Authorization', auth)).status).toBe(200);
     await api().delete('/__admin/errors');
     expect((await api().get('/__admin/errors')).body).toEqual({ rules: [] });
   });
 
   it('an invalid rule is 400', async () => {
-    const res = await api().put('/__admin/errors').send({ rules: [{ status: 200 }] });
+    const res = await api()
+      .put('/__admin/errors')
+      .send({ rules: [{ status: 200 }] });
     expect(res.status).toBe(400);
   });
 });

@@ -12,7 +12,10 @@ const T0 = 1_900_000_000_000; // ms since the epoch, a whole second
 const SECOND = 1000;
 
 async function tokenFor(user: string, expiresAtMs?: number): Promise<string> {
-  const jwt = new SignJWT({ roles: ['DataSteward'] }).setProtectedHeader({ alg: 'HS256' }).setSubject(user).setIssuedAt(T0 / SECOND);
+  const jwt = new SignJWT({ roles: ['DataSteward'] })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(user)
+    .setIssuedAt(T0 / SECOND);
   if (expiresAtMs !== undefined) jwt.setExpirationTime(expiresAtMs / SECOND);
   return jwt.sign(new TextEncoder().encode(DEVELOPMENT_SECRET));
 }
@@ -112,7 +115,7 @@ describe('signToken: the lifetime is a time span jose reads, a bare number being
     expect(exp! - iat!).toBe(want);
   });
 
-  it.each(['soon', '1 fortnight', '-', '1h30m', ''])('%j is not a time span: jose\'s TypeError', async (expires) => {
+  it.each(['soon', '1 fortnight', '-', '1h30m', ''])("%j is not a time span: jose's TypeError", async (expires) => {
     await expect(signToken({ expires })).rejects.toThrow(TypeError);
   });
 

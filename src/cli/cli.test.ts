@@ -282,10 +282,18 @@ describe('serve: a start-up problem is one line on stderr and exit 1, before any
 
   it('a public key file that does not exist, or is not a key', async () => {
     const missing = join(dir, 'missing.pem');
-    expect(await run('serve', '--port', '0', '--jwt-public-key', missing)).toEqual({ code: 1, out: '', err: `catalog-kit serve: --jwt-public-key ${missing}: no such file or directory\n` });
+    expect(await run('serve', '--port', '0', '--jwt-public-key', missing)).toEqual({
+      code: 1,
+      out: '',
+      err: `catalog-kit serve: --jwt-public-key ${missing}: no such file or directory\n`,
+    });
     const garbage = join(dir, 'garbage.pem');
     writeFileSync(garbage, 'not a key');
-    expectOneErrorLine(await run('serve', '--port', '0', '--jwt-public-key', garbage), 1, /^catalog-kit serve: --jwt-public-key .*garbage\.pem: Cannot read the configured public key/);
+    expectOneErrorLine(
+      await run('serve', '--port', '0', '--jwt-public-key', garbage),
+      1,
+      /^catalog-kit serve: --jwt-public-key .*garbage\.pem: Cannot read the configured public key/,
+    );
   });
 });
 
@@ -336,7 +344,8 @@ describe('start-up cost: what each entry point imports at load', () => {
 });
 
 describe('serve: the public development key is never exposed by accident', () => {
-  const REFUSED = /^catalog-kit serve: --host \S+ is not a loopback address .*development key: give --jwt-secret or --jwt-public-key \(or --insecure-dev-key to allow it anyway\)\n$/;
+  const REFUSED =
+    /^catalog-kit serve: --host \S+ is not a loopback address .*development key: give --jwt-secret or --jwt-public-key \(or --insecure-dev-key to allow it anyway\)\n$/;
 
   it.each(['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]', '::ffff:127.0.0.1'])('%s is loopback', (host) => {
     expect(isLoopbackHost(host)).toBe(true);
@@ -368,7 +377,20 @@ describe('serve: the public development key is never exposed by accident', () =>
   });
 
   it('--jwt-secret allows it, without a warning', async () => {
-    const r = await runUntilListening(/Admin token/, 'serve', '--host', '0.0.0.0', '--port', '0', '--fixtures', 'none', '--log', 'quiet', '--jwt-secret', 'a-real-secret-of-some-length');
+    const r = await runUntilListening(
+      /Admin token/,
+      'serve',
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+      '--fixtures',
+      'none',
+      '--log',
+      'quiet',
+      '--jwt-secret',
+      'a-real-secret-of-some-length',
+    );
     expect(r).toMatchObject({ code: 0, err: '' });
     expect(r.out).toMatch(/listening on http:\/\/0\.0\.0\.0:\d+\/api\n/);
     expect(r.out).not.toMatch(/WARNING/);

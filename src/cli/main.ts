@@ -73,7 +73,9 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     return EXIT.usage;
   }
   try {
-    return await (await load())(rest, io);
+    return await (
+      await load()
+    )(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`catalog-kit ${command}: ${oneLine(error)} (see catalog-kit ${command} --help)\n`);

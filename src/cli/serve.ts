@@ -86,7 +86,11 @@ function configFrom(args: ParsedOptions, env: NodeJS.ProcessEnv): ServeConfig {
     fixtures: args.string('fixtures')!,
     dataFile: args.string('data'),
     log: log as LogFormat,
-    corsOrigins: args.list('cors-origin').flatMap((o) => o.split(',')).map((o) => o.trim()).filter(Boolean),
+    corsOrigins: args
+      .list('cors-origin')
+      .flatMap((o) => o.split(','))
+      .map((o) => o.trim())
+      .filter(Boolean),
     secret,
     publicKeyFile,
     issuer: args.string('jwt-issuer'),

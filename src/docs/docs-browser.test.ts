@@ -17,7 +17,16 @@ import { createApp } from '../app.ts';
 import { signToken } from '../auth/tokens.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const available = existsSync(CHROMIUM);
 const SKIPPED = `skipped: ${CHROMIUM} is absent (install Debian's chromium package, as .ci/run does)`;
 if (!available) console.warn(`docs browser test ${SKIPPED}`);
@@ -40,7 +49,13 @@ describe.skipIf(!available)(`docs in headless Chromium (${available ? CHROMIUM :
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     profileDir = mkdtempSync(join(tmpdir(), 'ck-chromium-'));
     // A persistent context is how Playwright takes a --user-data-dir: a fresh one per run.
-    browser = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 15_000, viewport: { width: 1400, height: 1000 } });
+    browser = await chromium.launchPersistentContext(profileDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+      timeout: 15_000,
+      viewport: { width: 1400, height: 1000 },
+    });
     browser.on('request', (req) => {
       const url = req.url();
       requested.push(url);
@@ -79,7 +94,9 @@ describe.skipIf(!available)(`docs in headless Chromium (${available ? CHROMIUM :
     // A named schema's properties are copied in from the Schemas section when opened.
     await page.locator('#op-createTable > summary').click();
     await page.locator('#op-createTable details.expand > summary', { hasText: 'CreateTable properties' }).click();
-    await expect(page.locator('#op-createTable details.expand table.props td.name code').allInnerTexts()).resolves.toEqual(expect.arrayContaining(['name', 'databaseSchema', 'columns']));
+    await expect(page.locator('#op-createTable details.expand table.props td.name code').allInnerTexts()).resolves.toEqual(
+      expect.arrayContaining(['name', 'databaseSchema', 'columns']),
+    );
     await page.close();
   });
 

@@ -6,11 +6,17 @@ import { markdown, renderReferencePage } from './reference-page.ts';
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 const operationIds = (doc: { paths: Record<string, Record<string, unknown>> }) =>
-  Object.values(doc.paths).flatMap((item) => Object.entries(item).filter(([m]) => METHODS.has(m)).map(([, op]) => (op as { operationId: string }).operationId));
+  Object.values(doc.paths).flatMap((item) =>
+    Object.entries(item)
+      .filter(([m]) => METHODS.has(m))
+      .map(([, op]) => (op as { operationId: string }).operationId),
+  );
 
 /** Everything the page would make the browser fetch or navigate to: attribute URLs and CSS url()/@import. */
 function references(html: string): string[] {
-  const attributes = [...html.matchAll(/\s(?:src|href|action|formaction|poster|srcset|data|xlink:href|background)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+  const attributes = [...html.matchAll(/\s(?:src|href|action|formaction|poster|srcset|data|xlink:href|background)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)].map(
+    (m) => m[1] ?? m[2] ?? m[3] ?? '',
+  );
   const css = [...html.matchAll(/url\(\s*['"]?([^'")]+)|@import\s+['"]([^'"]+)/gi)].map((m) => m[1] ?? m[2] ?? '');
   return [...attributes, ...css];
 }
@@ -87,7 +93,11 @@ describe('docs: a reference page rendered here, which works offline, and the doc
 describe('reference page rendering', () => {
   const doc = {
     openapi: '3.1.0',
-    info: { title: 'T <b>', version: '1', description: 'Uses `Authorization: Bearer <JWT>`, see [the spec](https://example.org/x) or [tables](#tag-things).\n\nSecond **paragraph**.' },
+    info: {
+      title: 'T <b>',
+      version: '1',
+      description: 'Uses `Authorization: Bearer <JWT>`, see [the spec](https://example.org/x) or [tables](#tag-things).\n\nSecond **paragraph**.',
+    },
     tags: [{ name: 'Things', description: 'All <things>.' }],
     security: [{ bearer: [] }],
     paths: {
@@ -98,13 +108,27 @@ describe('reference page rendering', () => {
           tags: ['Things'],
           summary: 'Get a <thing>',
           parameters: [{ name: 'fields', in: 'query', schema: { type: ['string', 'null'], enum: ['a', 'b'] } }],
-          responses: { '200': { description: 'The thing.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } }, '404': { $ref: '#/components/responses/NotFound' } },
+          responses: {
+            '200': { description: 'The thing.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } },
+            '404': { $ref: '#/components/responses/NotFound' },
+          },
         },
         put: {
           operationId: 'putThing',
           tags: ['Things'],
           security: [],
-          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['name', 'size'], properties: { name: { type: 'string' }, size: { type: 'integer', minimum: 3 }, meta: { type: 'object', properties: { deep: { type: 'boolean' } } } } } } } },
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['name', 'size'],
+                  properties: { name: { type: 'string' }, size: { type: 'integer', minimum: 3 }, meta: { type: 'object', properties: { deep: { type: 'boolean' } } } },
+                },
+              },
+            },
+          },
           responses: { '204': { description: 'Done.' } },
         },
       },
@@ -114,12 +138,20 @@ describe('reference page rendering', () => {
       responses: { NotFound: { description: '404 NOT_FOUND: nothing there. More text.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } },
       schemas: {
         // Recursive through its own name: rendered as a link, so rendering ends.
-        Node: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/components/schemas/Node' } }, labels: { type: 'object', additionalProperties: { type: 'string' } } } },
+        Node: {
+          type: 'object',
+          properties: { children: { type: 'array', items: { $ref: '#/components/schemas/Node' } }, labels: { type: 'object', additionalProperties: { type: 'string' } } },
+        },
         Error: { type: 'object', required: ['code'], properties: { code: { type: 'integer' } }, unevaluatedProperties: false },
       },
     },
   };
-  const html = renderReferencePage(doc, { title: 'T', apiBase: '/api', pages: [{ href: '/docs', label: 'Ref', current: true }], downloads: [{ href: '/openapi.json', label: 'openapi.json' }] });
+  const html = renderReferencePage(doc, {
+    title: 'T',
+    apiBase: '/api',
+    pages: [{ href: '/docs', label: 'Ref', current: true }],
+    downloads: [{ href: '/openapi.json', label: 'openapi.json' }],
+  });
 
   it('escapes the document text, and renders its Markdown subset; other sites stay text', () => {
     expect(html).toContain('<h1>T &lt;b&gt;</h1>');

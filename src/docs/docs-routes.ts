@@ -48,7 +48,10 @@ export function docsRouter(document: OpenApiDocument, adminDocument: () => Recor
       res.type('html').set('Cache-Control', 'no-cache').send(html);
     };
   };
-  router.get(['/docs', '/docs/'], page(() => document, '/api', '/docs', ['/openapi.json', '/openapi.yaml']));
+  router.get(
+    ['/docs', '/docs/'],
+    page(() => document, '/api', '/docs', ['/openapi.json', '/openapi.yaml']),
+  );
   router.get(['/docs/admin', '/docs/admin/'], page(adminDocument, '', '/docs/admin', ['/__admin/openapi.json']));
   return router;
 }

@@ -28,7 +28,11 @@ const MAX_DEPTH = 4;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (text: unknown): string => String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Paragraphs, `code`, **bold** and [links](…); a link to another site stays text, so nothing on the page points off the machine. */
@@ -79,7 +83,11 @@ class Renderer {
     const name = this.schemaName(value);
     if (name !== undefined) return `<a class="schema-link" href="#schema-${esc(slug(name))}">${esc(name)}</a>`;
     if ('const' in value) return `<code>${esc(JSON.stringify(value.const))}</code>`;
-    for (const [key, sep] of [['oneOf', ' | '], ['anyOf', ' | '], ['allOf', ' &amp; ']] as const) {
+    for (const [key, sep] of [
+      ['oneOf', ' | '],
+      ['anyOf', ' | '],
+      ['allOf', ' &amp; '],
+    ] as const) {
       const parts = value[key];
       if (Array.isArray(parts) && parts.length > 0) return parts.map((p) => this.type(p)).join(sep);
     }
@@ -103,8 +111,17 @@ class Renderer {
     const out: string[] = [];
     if (Array.isArray(s.enum)) out.push(`one of ${s.enum.map((v) => `<code>${esc(JSON.stringify(v))}</code>`).join(', ')}`);
     for (const [key, label] of [
-      ['default', 'default'], ['minimum', 'min'], ['exclusiveMinimum', 'greater than'], ['maximum', 'max'], ['exclusiveMaximum', 'less than'],
-      ['minLength', 'min length'], ['maxLength', 'max length'], ['minItems', 'min items'], ['maxItems', 'max items'], ['pattern', 'pattern'], ['example', 'example'],
+      ['default', 'default'],
+      ['minimum', 'min'],
+      ['exclusiveMinimum', 'greater than'],
+      ['maximum', 'max'],
+      ['exclusiveMaximum', 'less than'],
+      ['minLength', 'min length'],
+      ['maxLength', 'max length'],
+      ['minItems', 'min items'],
+      ['maxItems', 'max items'],
+      ['pattern', 'pattern'],
+      ['example', 'example'],
     ] as const) {
       if (s[key] !== undefined) out.push(`${label} <code>${esc(typeof s[key] === 'string' && key === 'pattern' ? s[key] : JSON.stringify(s[key]))}</code>`);
     }
@@ -227,7 +244,8 @@ class Renderer {
     const bodyContent = isObject(body.content) ? Object.entries(body.content) : [];
     if (bodyContent.length > 0) {
       out.push(`<h4>Request body${body.required ? '' : ' (optional)'}</h4>${markdown(body.description)}`);
-      for (const [type, media] of bodyContent) out.push(`<div class="media"><code class="media-type">${esc(type)}</code>${this.schemaBlock(isObject(media) ? media.schema : undefined)}</div>`);
+      for (const [type, media] of bodyContent)
+        out.push(`<div class="media"><code class="media-type">${esc(type)}</code>${this.schemaBlock(isObject(media) ? media.schema : undefined)}</div>`);
     }
     if (isObject(op.responses)) {
       const rows = Object.entries(op.responses).map(([status, value]) => {
@@ -242,7 +260,9 @@ class Renderer {
         }
         const r = this.resolve(value);
         const content = isObject(r.content) ? Object.entries(r.content) : [];
-        const schemas = content.map(([type, media]) => `<div class="media"><code class="media-type">${esc(type)}</code>${this.schemaBlock(isObject(media) ? media.schema : undefined)}</div>`);
+        const schemas = content.map(
+          ([type, media]) => `<div class="media"><code class="media-type">${esc(type)}</code>${this.schemaBlock(isObject(media) ? media.schema : undefined)}</div>`,
+        );
         return `<tr><td class="status s${esc(status[0])}">${esc(status)}</td><td>${markdown(r.description)}${schemas.join('')}</td></tr>`;
       });
       out.push(`<h4>Responses</h4><table class="responses"><tbody>${rows.join('')}</tbody></table>`);
@@ -268,7 +288,11 @@ class Renderer {
     if (bodyContent.length > 0) {
       const [type, media] = bodyContent[0]!;
       const m = isObject(media) ? media : {};
-      const firstExample = isObject(m.examples) ? Object.values(m.examples).map((e) => this.resolve(e).value).find((v) => v !== undefined) : undefined;
+      const firstExample = isObject(m.examples)
+        ? Object.values(m.examples)
+            .map((e) => this.resolve(e).value)
+            .find((v) => v !== undefined)
+        : undefined;
       const example = m.example ?? firstExample ?? this.sample(m.schema);
       const text = typeof example === 'string' ? example : JSON.stringify(example, null, 2);
       body = `<label class="body"><span>Body <small>${esc(type)}</small></span><textarea name="body" data-type="${esc(type)}" rows="${Math.min(16, text.split('\n').length + 1)}" spellcheck="false">${esc(text)}</textarea></label>`;
@@ -296,7 +320,11 @@ class Renderer {
           if (!groups.has(tag)) groups.set(tag, []);
           groups.get(tag)!.push(this.operation(method, path, op, Array.isArray(item.parameters) ? item.parameters : [], secured));
           if (!navItems.has(tag)) navItems.set(tag, []);
-          navItems.get(tag)!.push(`<li><a href="#op-${esc(id)}" data-filter="${esc(`${method} ${path} ${op.summary ?? ''} ${id}`.toLowerCase())}"><span class="method ${method}">${method.toUpperCase()}</span>${esc(op.summary ?? path)}</a></li>`);
+          navItems
+            .get(tag)!
+            .push(
+              `<li><a href="#op-${esc(id)}" data-filter="${esc(`${method} ${path} ${op.summary ?? ''} ${id}`.toLowerCase())}"><span class="method ${method}">${method.toUpperCase()}</span>${esc(op.summary ?? path)}</a></li>`,
+            );
         }
       }
     }
@@ -305,7 +333,9 @@ class Renderer {
     for (const [tag, ops] of groups) {
       if (ops.length === 0) continue;
       const id = `tag-${slug(tag)}`;
-      sections.push(`<section class="tag" id="${esc(id)}"><h2>${esc(tag)} <small>${ops.length} operation${ops.length === 1 ? '' : 's'}</small></h2>${markdown(tagInfo.get(tag)?.description)}${ops.join('')}</section>`);
+      sections.push(
+        `<section class="tag" id="${esc(id)}"><h2>${esc(tag)} <small>${ops.length} operation${ops.length === 1 ? '' : 's'}</small></h2>${markdown(tagInfo.get(tag)?.description)}${ops.join('')}</section>`,
+      );
       nav.push(`<li class="nav-tag"><details><summary><a href="#${esc(id)}">${esc(tag)}</a></summary><ul>${navItems.get(tag)!.join('')}</ul></details></li>`);
     }
     const components = isObject(doc.components) ? doc.components : {};

@@ -6,7 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import { RuleError, evaluate, ruleHolds } from './json-logic.ts';
 
-const table = { name: 'orders', description: '', owners: [{ name: 'ann' }], columns: [{ name: 'id', dataType: 'BIGINT' }, { name: 'amount', dataType: 'DECIMAL' }], tags: [] };
+const table = {
+  name: 'orders',
+  description: '',
+  owners: [{ name: 'ann' }],
+  columns: [
+    { name: 'id', dataType: 'BIGINT' },
+    { name: 'amount', dataType: 'DECIMAL' },
+  ],
+  tags: [],
+};
 
 type Case = { given: unknown; data?: unknown; want: unknown };
 const run = ({ given, data }: Case) => evaluate(given as never, data ?? table);

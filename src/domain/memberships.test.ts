@@ -14,7 +14,9 @@ beforeAll(async () => {
 
 const api = () => request(catalog.app);
 const teamUsers = async (name: string) => {
-  const res = await api().get(`/api/v1/teams/name/${encodeURIComponent(name)}?fields=users`).set('Authorization', auth);
+  const res = await api()
+    .get(`/api/v1/teams/name/${encodeURIComponent(name)}?fields=users`)
+    .set('Authorization', auth);
   expect(res.status).toBe(200);
   return (res.body.users as { name: string; type: string }[]).map((u) => `${u.type}:${u.name}`);
 };
@@ -35,7 +37,12 @@ describe('team.users: the users whose teams include the team', () => {
 
   it('a user who joins, leaves or is soft-deleted changes the list without a new team version', async () => {
     const team = (await api().post('/api/v1/teams').set('Authorization', auth).send({ name: 'Security', teamType: 'Group' })).body;
-    const user = (await api().post('/api/v1/users').set('Authorization', auth).send({ name: 'sam.ortiz', email: 'sam.ortiz@acme.example', teams: [team.id] })).body;
+    const user = (
+      await api()
+        .post('/api/v1/users')
+        .set('Authorization', auth)
+        .send({ name: 'sam.ortiz', email: 'sam.ortiz@acme.example', teams: [team.id] })
+    ).body;
     expect(await teamUsers('Security')).toEqual(['user:sam.ortiz']);
 
     await api().delete(`/api/v1/users/${user.id}`).set('Authorization', auth);
@@ -57,7 +64,10 @@ describe('team.users: the users whose teams include the team', () => {
 describe('user.teams: computed from the team side when the user names none', () => {
   it('a user listed in a team created with users shows that team', async () => {
     const user = (await api().post('/api/v1/users').set('Authorization', auth).send({ name: 'lee.park', email: 'lee.park@acme.example' })).body;
-    await api().post('/api/v1/teams').set('Authorization', auth).send({ name: 'Audit', teamType: 'Group', users: [user.id] });
+    await api()
+      .post('/api/v1/teams')
+      .set('Authorization', auth)
+      .send({ name: 'Audit', teamType: 'Group', users: [user.id] });
     const res = await api().get(`/api/v1/users/${user.id}?fields=teams`).set('Authorization', auth);
     expect(res.body.teams.map((t: { name: string }) => t.name)).toEqual(['Audit']);
     expect(await teamUsers('Audit')).toEqual(['user:lee.park']);

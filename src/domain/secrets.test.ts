@@ -19,7 +19,9 @@ describe('connection secrets (contract "Storage service")', () => {
   it('keeps the stored secret when a client sends the mask back', () => {
     const merged = mergeConnection(connection, maskConnection(connection)) as typeof connection;
     expect(merged.config.awsConfig.awsSecretAccessKey).toBe('s3cr3t');
-    const changed = mergeConnection(connection, { config: { ...connection.config, awsConfig: { ...connection.config.awsConfig, awsSecretAccessKey: 'new' } } }) as typeof connection;
+    const changed = mergeConnection(connection, {
+      config: { ...connection.config, awsConfig: { ...connection.config.awsConfig, awsSecretAccessKey: 'new' } },
+    }) as typeof connection;
     expect(changed.config.awsConfig.awsSecretAccessKey).toBe('new');
   });
 });

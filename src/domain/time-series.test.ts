@@ -4,7 +4,13 @@ import { timeRange, upsertByTimestamp } from './time-series.ts';
 describe('time series: insertion keeps timestamp order; same timestamp and key replaces', () => {
   it('orders, replaces and keeps other keys at the same timestamp', () => {
     const list: { timestamp: number; k: string; v: number }[] = [];
-    for (const [timestamp, k, v] of [[3, 'a', 1], [1, 'a', 2], [2, 'a', 3], [2, 'b', 4], [2, 'a', 5]] as const) {
+    for (const [timestamp, k, v] of [
+      [3, 'a', 1],
+      [1, 'a', 2],
+      [2, 'a', 3],
+      [2, 'b', 4],
+      [2, 'a', 5],
+    ] as const) {
       upsertByTimestamp(list, { timestamp, k, v }, (x) => x.k === k);
     }
     expect(list.map((x) => `${x.timestamp}${x.k}${x.v}`)).toEqual(['1a2', '2a5', '2b4', '3a1']);

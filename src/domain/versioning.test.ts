@@ -43,7 +43,10 @@ describe('change descriptions', () => {
 });
 
 describe('major changes', () => {
-  const cols = [{ name: 'a', dataType: 'INT' }, { name: 'b', dataType: 'STRING', dataLength: 10 }];
+  const cols = [
+    { name: 'a', dataType: 'INT' },
+    { name: 'b', dataType: 'STRING', dataLength: 10 },
+  ];
   it('is major when a column is removed, retyped or shortened', () => {
     expect(columnsChangeIsMajor(cols, [cols[0]])).toBe(true);
     expect(columnsChangeIsMajor(cols, [{ name: 'a', dataType: 'BIGINT' }, cols[1]])).toBe(true);

@@ -58,28 +58,30 @@ describe('every request needs a valid token (401); the role decides what it may 
 });
 
 describe('followers and votes attach to an entity without changing its version', () => {
-  it.each([['containers', 'container'], ['dashboards', 'dashboard'], ['tables', 'table'], ['pipelines', 'pipeline']] as const)(
-    'PUT /%s/{id}/followers adds the user once; DELETE removes it; version stays 0.1',
-    async (collection, type) => {
-      const { entity } = await createOne(api, kind(type));
-      const reader = await api.tokenFor('DataConsumer', 'fan');
-      const me = await api.get(v1('users', '/name/fan'), reader);
-      expect(me.status).toBe(200);
-      const userId = String(me.body.id);
-      const path = v1(collection, `/${String(entity.id)}/followers`);
-      const added = await api.put(path, JSON.stringify(userId), reader).set('Content-Type', 'application/json');
-      expect(added.status, JSON.stringify(added.body)).toBe(200);
-      expect(added.body).toMatchObject({ id: entity.id, version: 0.1 });
-      expect((added.body.followers as Body[]).map((f) => f.id)).toEqual([userId]);
-      const twice = await api.put(path, JSON.stringify(userId), reader).set('Content-Type', 'application/json');
-      expect((twice.body.followers as Body[])).toHaveLength(1);
-      const listed = await api.get(v1(collection, `/${String(entity.id)}?fields=followers`));
-      expect((listed.body.followers as Body[])[0]).toMatchObject({ id: userId, type: 'user', name: 'fan' });
-      const removed = await api.delete(`${path}/${userId}`, reader);
-      expect(removed.status).toBe(200);
-      expect(removed.body).toMatchObject({ followers: [], version: 0.1 });
-    },
-  );
+  it.each([
+    ['containers', 'container'],
+    ['dashboards', 'dashboard'],
+    ['tables', 'table'],
+    ['pipelines', 'pipeline'],
+  ] as const)('PUT /%s/{id}/followers adds the user once; DELETE removes it; version stays 0.1', async (collection, type) => {
+    const { entity } = await createOne(api, kind(type));
+    const reader = await api.tokenFor('DataConsumer', 'fan');
+    const me = await api.get(v1('users', '/name/fan'), reader);
+    expect(me.status).toBe(200);
+    const userId = String(me.body.id);
+    const path = v1(collection, `/${String(entity.id)}/followers`);
+    const added = await api.put(path, JSON.stringify(userId), reader).set('Content-Type', 'application/json');
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body).toMatchObject({ id: entity.id, version: 0.1 });
+    expect((added.body.followers as Body[]).map((f) => f.id)).toEqual([userId]);
+    const twice = await api.put(path, JSON.stringify(userId), reader).set('Content-Type', 'application/json');
+    expect(twice.body.followers as Body[]).toHaveLength(1);
+    const listed = await api.get(v1(collection, `/${String(entity.id)}?fields=followers`));
+    expect((listed.body.followers as Body[])[0]).toMatchObject({ id: userId, type: 'user', name: 'fan' });
+    const removed = await api.delete(`${path}/${userId}`, reader);
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ followers: [], version: 0.1 });
+  });
 
   it('following with an unknown user answers 404; following a soft-deleted entity answers 404', async () => {
     const { entity } = await createOne(api, kind('dashboard'));
@@ -92,22 +94,23 @@ describe('followers and votes attach to an entity without changing its version',
     expect(gone.status).toBe(404);
   });
 
-  it.each([['dashboards', 'dashboard'], ['tables', 'table'], ['containers', 'container']] as const)(
-    'PUT /%s/{id}/vote counts up and down votes per user, exclusive, version unchanged',
-    async (collection, type) => {
-      const { entity } = await createOne(api, kind(type));
-      const path = v1(collection, `/${String(entity.id)}/vote`);
-      const voter = await api.tokenFor('DataConsumer', 'voter');
-      expect((await api.put(path, { updatedVoteType: 'votedUp' })).body.votes).toMatchObject({ upVotes: 1, downVotes: 0 });
-      const down = await api.put(path, { updatedVoteType: 'votedDown' }, voter);
-      expect(down.body.votes).toMatchObject({ upVotes: 1, downVotes: 1 });
-      const flipped = await api.put(path, { updatedVoteType: 'votedDown' });
-      expect(flipped.body.votes).toMatchObject({ upVotes: 0, downVotes: 2 });
-      const cleared = await api.put(path, { updatedVoteType: 'unVoted' }, voter);
-      expect(cleared.body).toMatchObject({ version: 0.1, votes: { upVotes: 0, downVotes: 1 } });
-      expect((await api.put(path, { updatedVoteType: 'sideways' })).status).toBe(400);
-    },
-  );
+  it.each([
+    ['dashboards', 'dashboard'],
+    ['tables', 'table'],
+    ['containers', 'container'],
+  ] as const)('PUT /%s/{id}/vote counts up and down votes per user, exclusive, version unchanged', async (collection, type) => {
+    const { entity } = await createOne(api, kind(type));
+    const path = v1(collection, `/${String(entity.id)}/vote`);
+    const voter = await api.tokenFor('DataConsumer', 'voter');
+    expect((await api.put(path, { updatedVoteType: 'votedUp' })).body.votes).toMatchObject({ upVotes: 1, downVotes: 0 });
+    const down = await api.put(path, { updatedVoteType: 'votedDown' }, voter);
+    expect(down.body.votes).toMatchObject({ upVotes: 1, downVotes: 1 });
+    const flipped = await api.put(path, { updatedVoteType: 'votedDown' });
+    expect(flipped.body.votes).toMatchObject({ upVotes: 0, downVotes: 2 });
+    const cleared = await api.put(path, { updatedVoteType: 'unVoted' }, voter);
+    expect(cleared.body).toMatchObject({ version: 0.1, votes: { upVotes: 0, downVotes: 1 } });
+    expect((await api.put(path, { updatedVoteType: 'sideways' })).status).toBe(400);
+  });
 
   it('profile openmetadata answers follow and vote with a ChangeEvent whose versions are equal', async () => {
     const om = await startApi({ profile: 'openmetadata' });

@@ -28,31 +28,34 @@ function expectEchoed(request: Body, body: Body): void {
 }
 
 describe('POST creates an entity with every given property and the system fields (contract "Create" rule 1)', () => {
-  it.each(KINDS.map((k) => [k.type, k] as const))('POST %s answers 201 with id, FQN, version 0.1, updatedAt, updatedBy, href, deleted false and empty arrays', async (_type, kindCase) => {
-    const scope = await kindCase.scope(api);
-    const name = api.unique(kindCase.type);
-    const request = { ...scope.request(name), displayName: `The ${name}`, description: `About ${name}` };
-    const before = Date.now();
-    const res = await api.post(v1(kindCase.collection), request);
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const body = res.body as Body;
-    expectEchoed(request, body);
-    expect(body.id).toMatch(UUID);
-    expect(body.fullyQualifiedName).toBe(scope.parentFqn ? `${scope.parentFqn}.${name}` : name);
-    expect(body.version).toBe(0.1);
-    expect(body.updatedAt).toBeGreaterThanOrEqual(before);
-    expect(body.updatedAt).toBeLessThanOrEqual(Date.now());
-    expect(body.updatedBy).toBe('admin');
-    expect(body.deleted).toBe(false);
-    expect(body.href).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/api/v1/${kindCase.collection}/${String(body.id)}$`));
-    expect(res.headers.location).toBe(body.href);
-    expect(body.owners).toEqual([]);
-    expect(body.tags).toEqual([]);
-    expect(body.changeDescription).toBeUndefined();
-    const def = SERVED.find((k) => k.type === kindCase.type)!;
-    for (const field of def.emptyArrays) expect(body[field], field).toEqual([]);
-    if (def.votable) expect(body.votes).toEqual({ upVotes: 0, downVotes: 0, upVoters: [], downVoters: [] });
-  });
+  it.each(KINDS.map((k) => [k.type, k] as const))(
+    'POST %s answers 201 with id, FQN, version 0.1, updatedAt, updatedBy, href, deleted false and empty arrays',
+    async (_type, kindCase) => {
+      const scope = await kindCase.scope(api);
+      const name = api.unique(kindCase.type);
+      const request = { ...scope.request(name), displayName: `The ${name}`, description: `About ${name}` };
+      const before = Date.now();
+      const res = await api.post(v1(kindCase.collection), request);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const body = res.body as Body;
+      expectEchoed(request, body);
+      expect(body.id).toMatch(UUID);
+      expect(body.fullyQualifiedName).toBe(scope.parentFqn ? `${scope.parentFqn}.${name}` : name);
+      expect(body.version).toBe(0.1);
+      expect(body.updatedAt).toBeGreaterThanOrEqual(before);
+      expect(body.updatedAt).toBeLessThanOrEqual(Date.now());
+      expect(body.updatedBy).toBe('admin');
+      expect(body.deleted).toBe(false);
+      expect(body.href).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/api/v1/${kindCase.collection}/${String(body.id)}$`));
+      expect(res.headers.location).toBe(body.href);
+      expect(body.owners).toEqual([]);
+      expect(body.tags).toEqual([]);
+      expect(body.changeDescription).toBeUndefined();
+      const def = SERVED.find((k) => k.type === kindCase.type)!;
+      for (const field of def.emptyArrays) expect(body[field], field).toEqual([]);
+      if (def.votable) expect(body.votes).toEqual({ upVotes: 0, downVotes: 0, upVoters: [], downVoters: [] });
+    },
+  );
 
   it('POST storageService by a DataSteward records the token user as updatedBy', async () => {
     const steward = await api.tokenFor('DataSteward', 'stella');

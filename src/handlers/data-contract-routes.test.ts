@@ -14,7 +14,9 @@ beforeAll(async () => {
   [c, om] = await Promise.all([testCatalog(), testCatalog({ profile: 'openmetadata' })]);
   for (const cat of [c, om]) {
     cat.clock.now = T0 + 12 * HOUR; // 12:00 UTC
-    await cat.put('/v1/dataQuality/testDefinitions', { name: 'columnValuesToBeBetween', entityType: 'COLUMN', testPlatforms: ['OpenMetadata'] }).expect((r) => expect([200, 201]).toContain(r.status));
+    await cat
+      .put('/v1/dataQuality/testDefinitions', { name: 'columnValuesToBeBetween', entityType: 'COLUMN', testPlatforms: ['OpenMetadata'] })
+      .expect((r) => expect([200, 201]).toContain(r.status));
   }
 }, SLOW_START);
 
@@ -60,7 +62,10 @@ describe('POST /v1/dataContracts/{id}/validate (contract "Data contracts")', () 
     const t = await createTable(c);
     const test = await testCase(c, t, 'amount_range');
     const made = await contract(c, t, {
-      schema: [{ name: 'order_id', dataType: 'BIGINT' }, { name: 'amount', dataType: 'decimal' }],
+      schema: [
+        { name: 'order_id', dataType: 'BIGINT' },
+        { name: 'amount', dataType: 'decimal' },
+      ],
       semantics: [
         { name: 'two_columns', rule: '{"==": [{"var": "columns.length"}, 2]}' },
         { name: 'has_description', rule: '{"!!": {"var": "description"}}' },
@@ -107,7 +112,13 @@ describe('POST /v1/dataContracts/{id}/validate (contract "Data contracts")', () 
 
   it('a schema whose columns are missing or of another type fails with failedFields; nothing else checked → Failed', async () => {
     const t = await createTable(c);
-    const made = await contract(c, t, { schema: [{ name: 'amount', dataType: 'INT' }, { name: 'gone', dataType: 'INT' }, { name: 'order_id', dataType: 'BIGINT' }] });
+    const made = await contract(c, t, {
+      schema: [
+        { name: 'amount', dataType: 'INT' },
+        { name: 'gone', dataType: 'INT' },
+        { name: 'order_id', dataType: 'BIGINT' },
+      ],
+    });
     const res = await c.post(`/v1/dataContracts/${made.id}/validate`).expect(200);
     expect(res.body.contractExecutionStatus).toBe('Failed');
     expect(res.body.schemaValidation).toEqual({ passed: 1, failed: 2, total: 3, failedFields: ['amount', 'gone'] });
@@ -134,7 +145,12 @@ describe('POST /v1/dataContracts/{id}/validate (contract "Data contracts")', () 
 
   it('a malformed rule or an unknown operator is a failed rule with its reason, not an error', async () => {
     const t = await createTable(c);
-    const made = await contract(c, t, { semantics: [{ name: 'broken', rule: '{not json' }, { name: 'unknown', rule: '{"regex": ["a", "b"]}' }] });
+    const made = await contract(c, t, {
+      semantics: [
+        { name: 'broken', rule: '{not json' },
+        { name: 'unknown', rule: '{"regex": ["a", "b"]}' },
+      ],
+    });
     const res = await c.post(`/v1/dataContracts/${made.id}/validate`).expect(200);
     expect(res.body.contractExecutionStatus).toBe('Failed');
     expect(res.body.semanticsValidation.failedRules.map((r: { ruleName: string }) => r.ruleName)).toEqual(['broken', 'unknown']);
@@ -178,7 +194,12 @@ describe('POST /v1/dataContracts/entity/validate (contract "Data contracts")', (
     const local = await c.get(`/v1/dataContracts/entity?entityId=${t.id}&entityType=table`).expect(200);
     expect(local.body.id).not.toBe(productContract.body.id);
     expect(local.body.inherited).toBeUndefined();
-    expect(local.body).toMatchObject({ fullyQualifiedName: `${t.fqn}.dataContract_product_terms`, entity: { id: t.id }, version: 0.2, latestResult: { status: 'Success', resultId: res.body.id } });
+    expect(local.body).toMatchObject({
+      fullyQualifiedName: `${t.fqn}.dataContract_product_terms`,
+      entity: { id: t.id },
+      version: 0.2,
+      latestResult: { status: 'Success', resultId: res.body.id },
+    });
     // The data product's contract holds no result.
     expect((await c.get(`/v1/dataContracts/${productContract.body.id}/results`)).body.data).toEqual([]);
   });

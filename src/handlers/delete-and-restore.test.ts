@@ -21,8 +21,18 @@ afterAll(() => api.close());
 
 async function expectGone(kindCase: KindCase, entity: Body): Promise<void> {
   for (const include of ['non-deleted', 'deleted', 'all']) {
-    expectError(await api.get(v1(kindCase.collection, `/${String(entity.id)}?include=${include}`)), 404, 'NOT_FOUND', `${kindCase.type} instance for ${String(entity.id)} not found`);
-    expectError(await api.get(v1(kindCase.collection, `/name/${enc(entity.fullyQualifiedName)}?include=${include}`)), 404, 'NOT_FOUND', `${kindCase.type} instance for ${String(entity.fullyQualifiedName)} not found`);
+    expectError(
+      await api.get(v1(kindCase.collection, `/${String(entity.id)}?include=${include}`)),
+      404,
+      'NOT_FOUND',
+      `${kindCase.type} instance for ${String(entity.id)} not found`,
+    );
+    expectError(
+      await api.get(v1(kindCase.collection, `/name/${enc(entity.fullyQualifiedName)}?include=${include}`)),
+      404,
+      'NOT_FOUND',
+      `${kindCase.type} instance for ${String(entity.fullyQualifiedName)} not found`,
+    );
   }
   expect((await api.get(v1(kindCase.collection, `/${String(entity.id)}/versions`))).status).toBe(404);
 }
@@ -43,7 +53,12 @@ describe('soft delete by id or by name marks the entity deleted, +0.1, and hides
     expect(res.body.changeDescription).toMatchObject({ previousVersion: 0.1, fieldsUpdated: [{ name: 'deleted', oldValue: false, newValue: true }] });
 
     expectError(await api.get(v1(kindCase.collection, `/${String(entity.id)}`)), 404, 'NOT_FOUND', `${kindCase.type} instance for ${String(entity.id)} not found`);
-    expectError(await api.get(v1(kindCase.collection, `/name/${enc(entity.fullyQualifiedName)}`)), 404, 'NOT_FOUND', `${kindCase.type} instance for ${String(entity.fullyQualifiedName)} not found`);
+    expectError(
+      await api.get(v1(kindCase.collection, `/name/${enc(entity.fullyQualifiedName)}`)),
+      404,
+      'NOT_FOUND',
+      `${kindCase.type} instance for ${String(entity.fullyQualifiedName)} not found`,
+    );
     for (const include of ['deleted', 'all']) {
       const byId = await api.get(v1(kindCase.collection, `/${String(entity.id)}?include=${include}`));
       expect(byId.body).toMatchObject({ id: entity.id, deleted: true, version: 0.2 });
@@ -56,13 +71,16 @@ describe('soft delete by id or by name marks the entity deleted, +0.1, and hides
     expect((await listIds(kindCase, `${filter}include=all`)).ids).toContain(entity.id);
   });
 
-  it.each(byType(['storageService', 'container', 'database', 'topic', 'classification']))('DELETE %s by name answers 200 with deleted true and version 0.2', async (_type, kindCase) => {
-    const { entity } = await createOne(api, kindCase);
-    const res = await api.delete(v1(kindCase.collection, `/name/${enc(entity.fullyQualifiedName)}`));
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: entity.id, deleted: true, version: 0.2 });
-    expect((await api.get(v1(kindCase.collection, `/${String(entity.id)}`))).status).toBe(404);
-  });
+  it.each(byType(['storageService', 'container', 'database', 'topic', 'classification']))(
+    'DELETE %s by name answers 200 with deleted true and version 0.2',
+    async (_type, kindCase) => {
+      const { entity } = await createOne(api, kindCase);
+      const res = await api.delete(v1(kindCase.collection, `/name/${enc(entity.fullyQualifiedName)}`));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: entity.id, deleted: true, version: 0.2 });
+      expect((await api.get(v1(kindCase.collection, `/${String(entity.id)}`))).status).toBe(404);
+    },
+  );
 
   it('soft delete changes paging.total of the default list and of include=deleted by one each', async () => {
     const kindCase = kind('mlmodel');
@@ -85,7 +103,12 @@ describe('hard delete removes the entity for good: 204 in profile contract, 404 
     expect(res.text).toBe('');
     await expectGone(kindCase, entity);
     expect((await listIds(kindCase, 'include=all')).ids).not.toContain(entity.id);
-    expectError(await api.delete(v1(kindCase.collection, `/${String(entity.id)}?hardDelete=true`)), 404, 'NOT_FOUND', `${kindCase.type} instance for ${String(entity.id)} not found`);
+    expectError(
+      await api.delete(v1(kindCase.collection, `/${String(entity.id)}?hardDelete=true`)),
+      404,
+      'NOT_FOUND',
+      `${kindCase.type} instance for ${String(entity.id)} not found`,
+    );
   });
 
   it('hard delete by name of a soft-deleted database answers 204; the name is free again', async () => {
@@ -122,11 +145,19 @@ describe('hard delete removes the entity for good: 204 in profile contract, 404 
 /** Parent kinds with a child kind, and how to create a child in a given parent. */
 const PARENTS: [string, KindCase, (parent: Body) => [string, Body]][] = [
   ['storageService → container', kind('storageService'), (p) => ['containers', { name: api.unique('c'), service: p.fullyQualifiedName }]],
-  ['container → container', kind('container'), (p) => ['containers', { name: api.unique('c'), service: (p.service as Body).fullyQualifiedName, parent: { id: p.id, type: 'container' } }]],
+  [
+    'container → container',
+    kind('container'),
+    (p) => ['containers', { name: api.unique('c'), service: (p.service as Body).fullyQualifiedName, parent: { id: p.id, type: 'container' } }],
+  ],
   ['databaseService → database', kind('databaseService'), (p) => ['databases', { name: api.unique('db'), service: p.fullyQualifiedName }]],
   ['database → databaseSchema', kind('database'), (p) => ['databaseSchemas', { name: api.unique('s'), database: p.fullyQualifiedName }]],
   ['databaseSchema → table', kind('databaseSchema'), (p) => ['tables', { name: api.unique('t'), databaseSchema: p.fullyQualifiedName, columns: [{ name: 'a', dataType: 'INT' }] }]],
-  ['apiCollection → apiEndpoint', kind('apiCollection'), (p) => ['apiEndpoints', { name: api.unique('e'), apiCollection: p.fullyQualifiedName, endpointURL: 'https://x.example/a' }]],
+  [
+    'apiCollection → apiEndpoint',
+    kind('apiCollection'),
+    (p) => ['apiEndpoints', { name: api.unique('e'), apiCollection: p.fullyQualifiedName, endpointURL: 'https://x.example/a' }],
+  ],
   ['dashboardService → chart', kind('dashboardService'), (p) => ['charts', { name: api.unique('ch'), service: p.fullyQualifiedName }]],
   ['messagingService → topic', kind('messagingService'), (p) => ['topics', { name: api.unique('tp'), service: p.fullyQualifiedName, partitions: 3 }]],
   ['classification → tag', kind('classification'), (p) => ['tags', { name: api.unique('tg'), classification: p.fullyQualifiedName, description: 'd' }]],
@@ -163,7 +194,11 @@ describe('a parent with children is deleted only with recursive=true, and then w
     const table = await api.create('tables', { name: api.unique('t'), databaseSchema: chain.schema.fullyQualifiedName, columns: [{ name: 'a', dataType: 'INT' }] });
     const res = await api.delete(v1('services/databaseServices', `/name/${enc(chain.service.fullyQualifiedName)}?recursive=true`));
     expect(res.body).toMatchObject({ deleted: true, version: 0.2 });
-    const members: [string, Body][] = [['databases', chain.database], ['databaseSchemas', chain.schema], ['tables', table]];
+    const members: [string, Body][] = [
+      ['databases', chain.database],
+      ['databaseSchemas', chain.schema],
+      ['tables', table],
+    ];
     for (const [collection, entity] of members) {
       expect((await api.get(v1(collection, `/${String(entity.id)}?include=all`))).body, collection).toMatchObject({ deleted: true, version: 0.2 });
     }
@@ -207,7 +242,9 @@ describe('a parent with children is deleted only with recursive=true, and then w
   it('recursive hard delete of an API collection removes its endpoints; the service can then go without recursive', async () => {
     const svc = await api.create('services/apiServices', { name: api.unique('apis'), serviceType: 'Rest', connection: { config: { type: 'Rest' } } });
     const coll = await api.create('apiCollections', { name: 'orders', service: svc.fullyQualifiedName });
-    const endpoints = await Promise.all(['list', 'get'].map((name) => api.create('apiEndpoints', { name, apiCollection: coll.fullyQualifiedName, endpointURL: `https://x.example/${name}` })));
+    const endpoints = await Promise.all(
+      ['list', 'get'].map((name) => api.create('apiEndpoints', { name, apiCollection: coll.fullyQualifiedName, endpointURL: `https://x.example/${name}` })),
+    );
     expect((await api.delete(v1('apiCollections', `/${String(coll.id)}?hardDelete=true&recursive=true`))).status).toBe(204);
     for (const endpoint of endpoints) await expectGone(kind('apiEndpoint'), endpoint);
     expect((await api.delete(v1('services/apiServices', `/${String(svc.id)}?hardDelete=true`))).status).toBe(204);
@@ -274,18 +311,21 @@ describe('all 9 delete/restore prefixes of the contract work on entities created
 });
 
 describe('an unknown id or FQN gives 404 "<type> instance for <id|fqn> not found"', () => {
-  it.each(byType([...CONTRACT_PREFIXES, 'container', 'table', 'classification', 'tag', 'databaseSchema']))('%s: GET, DELETE, PATCH, versions of an unknown id or name answer 404 with the text', async (_type, kindCase) => {
-    const idText = `${kindCase.type} instance for ${UNKNOWN_ID} not found`;
-    const nameText = `${kindCase.type} instance for no.such"x" not found`;
-    const path = (suffix: string) => v1(kindCase.collection, suffix);
-    expectError(await api.get(path(`/${UNKNOWN_ID}`)), 404, 'NOT_FOUND', idText);
-    expectError(await api.delete(path(`/${UNKNOWN_ID}`)), 404, 'NOT_FOUND', idText);
-    expectError(await api.delete(path(`/${UNKNOWN_ID}?hardDelete=true`)), 404, 'NOT_FOUND', idText);
-    expectError(await api.patch(path(`/${UNKNOWN_ID}`), [{ op: 'add', path: '/description', value: 'x' }]), 404, 'NOT_FOUND', idText);
-    expectError(await api.get(path(`/${UNKNOWN_ID}/versions`)), 404, 'NOT_FOUND', idText);
-    expectError(await api.get(path(`/name/${enc('no.such"x"')}`)), 404, 'NOT_FOUND', nameText);
-    expectError(await api.delete(path(`/name/${enc('no.such"x"')}`)), 404, 'NOT_FOUND', nameText);
-  });
+  it.each(byType([...CONTRACT_PREFIXES, 'container', 'table', 'classification', 'tag', 'databaseSchema']))(
+    '%s: GET, DELETE, PATCH, versions of an unknown id or name answer 404 with the text',
+    async (_type, kindCase) => {
+      const idText = `${kindCase.type} instance for ${UNKNOWN_ID} not found`;
+      const nameText = `${kindCase.type} instance for no.such"x" not found`;
+      const path = (suffix: string) => v1(kindCase.collection, suffix);
+      expectError(await api.get(path(`/${UNKNOWN_ID}`)), 404, 'NOT_FOUND', idText);
+      expectError(await api.delete(path(`/${UNKNOWN_ID}`)), 404, 'NOT_FOUND', idText);
+      expectError(await api.delete(path(`/${UNKNOWN_ID}?hardDelete=true`)), 404, 'NOT_FOUND', idText);
+      expectError(await api.patch(path(`/${UNKNOWN_ID}`), [{ op: 'add', path: '/description', value: 'x' }]), 404, 'NOT_FOUND', idText);
+      expectError(await api.get(path(`/${UNKNOWN_ID}/versions`)), 404, 'NOT_FOUND', idText);
+      expectError(await api.get(path(`/name/${enc('no.such"x"')}`)), 404, 'NOT_FOUND', nameText);
+      expectError(await api.delete(path(`/name/${enc('no.such"x"')}`)), 404, 'NOT_FOUND', nameText);
+    },
+  );
 
   it('a malformed UUID in a path answers 400, not 404 or 500', async () => {
     const res = await api.get(v1('containers', '/not-a-uuid'));

@@ -54,8 +54,7 @@ export async function startApi(options: AppOptions = {}): Promise<Api> {
       const test = auth(agent.put(path), t);
       return body === undefined ? test : test.send(body as object);
     },
-    patch: (path, operations, t) =>
-      auth(agent.patch(path), t).set('Content-Type', 'application/json-patch+json').send(JSON.stringify(operations)),
+    patch: (path, operations, t) => auth(agent.patch(path), t).set('Content-Type', 'application/json-patch+json').send(JSON.stringify(operations)),
     delete: (path, t) => auth(agent.delete(path), t),
     tokenFor: (role, user) => signToken({ user: user ?? role.toLowerCase(), role }),
     unique: (stem) => `${stem}_${++counter}`,
@@ -131,7 +130,10 @@ export async function databaseChain(api: Api): Promise<{ service: Body; database
   return { service: svc, database, schema };
 }
 
-export const COLUMNS = [{ name: 'id', dataType: 'INT' }, { name: 'amount', dataType: 'DECIMAL' }];
+export const COLUMNS = [
+  { name: 'id', dataType: 'INT' },
+  { name: 'amount', dataType: 'DECIMAL' },
+];
 
 export const KINDS: readonly KindCase[] = [
   serviceKind('storageService', 'storageServices', 'S3'),
@@ -156,7 +158,12 @@ export const KINDS: readonly KindCase[] = [
     async scope(api) {
       const { database } = await databaseChain(api);
       const fqn = String(database.fullyQualifiedName);
-      return { request: (name) => ({ name, database: fqn }), parentFqn: fqn, parent: { collection: 'databases', type: 'database', id: String(database.id) }, filter: { database: fqn } };
+      return {
+        request: (name) => ({ name, database: fqn }),
+        parentFqn: fqn,
+        parent: { collection: 'databases', type: 'database', id: String(database.id) },
+        filter: { database: fqn },
+      };
     },
   },
   {
@@ -166,7 +173,12 @@ export const KINDS: readonly KindCase[] = [
     async scope(api) {
       const { schema } = await databaseChain(api);
       const fqn = String(schema.fullyQualifiedName);
-      return { request: (name) => ({ name, databaseSchema: fqn, columns: COLUMNS }), parentFqn: fqn, parent: { collection: 'databaseSchemas', type: 'databaseSchema', id: String(schema.id) }, filter: { databaseSchema: fqn } };
+      return {
+        request: (name) => ({ name, databaseSchema: fqn, columns: COLUMNS }),
+        parentFqn: fqn,
+        parent: { collection: 'databaseSchemas', type: 'databaseSchema', id: String(schema.id) },
+        filter: { databaseSchema: fqn },
+      };
     },
   },
   {
@@ -193,7 +205,12 @@ export const KINDS: readonly KindCase[] = [
     async scope(api) {
       const cls = await api.create('classifications', { name: api.unique('cls'), description: 'c' });
       const fqn = String(cls.fullyQualifiedName);
-      return { request: (name) => ({ name, classification: fqn, description: 't' }), parentFqn: fqn, parent: { collection: 'classifications', type: 'classification', id: String(cls.id) }, filter: { parent: fqn } };
+      return {
+        request: (name) => ({ name, classification: fqn, description: 't' }),
+        parentFqn: fqn,
+        parent: { collection: 'classifications', type: 'classification', id: String(cls.id) },
+        filter: { parent: fqn },
+      };
     },
   },
   {
@@ -230,7 +247,7 @@ export async function createOne(api: Api, kindCase: KindCase, extra: Body = {}):
 /** The error body every failure has (DESIGN.md "Errors", profile `contract`). */
 export function expectError(res: Response, status: number, errorType: string, message: string | RegExp): void {
   const body = res.body as Body;
-  const ok = res.status === status && body.code === status && body.errorType === errorType &&
-    (typeof message === 'string' ? body.message === message : message.test(String(body.message)));
+  const ok =
+    res.status === status && body.code === status && body.errorType === errorType && (typeof message === 'string' ? body.message === message : message.test(String(body.message)));
   if (!ok) throw new Error(`expected ${status} ${errorType} ${String(message)}, got ${res.status} ${JSON.stringify(body)}`);
 }

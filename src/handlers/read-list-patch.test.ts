@@ -18,18 +18,21 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe('GET by id and by name returns the entity; relationship fields only when asked with fields=', () => {
-  it.each(byType(['container', 'dashboard', 'table', 'storageService', 'topic', 'mlmodel']))('GET %s by id and by name answer the same entity without followers unless asked', async (_type, kindCase) => {
-    const { entity } = await createOne(api, kindCase);
-    const byId = await api.get(v1(kindCase.collection, `/${String(entity.id)}`));
-    const byName = await api.get(v1(kindCase.collection, `/name/${enc(entity.fullyQualifiedName)}`));
-    expect(byId.status).toBe(200);
-    expect(byName.body).toEqual(byId.body);
-    expect(byId.body).toMatchObject({ id: entity.id, name: entity.name, fullyQualifiedName: entity.fullyQualifiedName, version: 0.1, deleted: false, href: entity.href });
-    expect(byId.body.followers).toBeUndefined();
-    expect(byId.body.owners).toBeUndefined();
-    const withFields = await api.get(v1(kindCase.collection, `/${String(entity.id)}?fields=followers,owners,domains`));
-    expect(withFields.body).toMatchObject({ followers: [], owners: [], domains: [] });
-  });
+  it.each(byType(['container', 'dashboard', 'table', 'storageService', 'topic', 'mlmodel']))(
+    'GET %s by id and by name answer the same entity without followers unless asked',
+    async (_type, kindCase) => {
+      const { entity } = await createOne(api, kindCase);
+      const byId = await api.get(v1(kindCase.collection, `/${String(entity.id)}`));
+      const byName = await api.get(v1(kindCase.collection, `/name/${enc(entity.fullyQualifiedName)}`));
+      expect(byId.status).toBe(200);
+      expect(byName.body).toEqual(byId.body);
+      expect(byId.body).toMatchObject({ id: entity.id, name: entity.name, fullyQualifiedName: entity.fullyQualifiedName, version: 0.1, deleted: false, href: entity.href });
+      expect(byId.body.followers).toBeUndefined();
+      expect(byId.body.owners).toBeUndefined();
+      const withFields = await api.get(v1(kindCase.collection, `/${String(entity.id)}?fields=followers,owners,domains`));
+      expect(withFields.body).toMatchObject({ followers: [], owners: [], domains: [] });
+    },
+  );
 
   it.each(byType(['container', 'database', 'classification']))('GET %s with an unknown field answers 400 "Invalid field name x"', async (_type, kindCase) => {
     const { entity } = await createOne(api, kindCase);
@@ -131,16 +134,19 @@ describe('lists page with limit and before/after cursors, count paging.total, an
 });
 
 describe('PATCH applies a JSON Patch: +0.1, read-only attributes kept, deleted refused, 404 when soft-deleted', () => {
-  it.each(byType(['container', 'table', 'dashboard', 'storageService', 'classification', 'testCase']))('PATCH %s by id and by name changes description, version +0.1 each time', async (_type, kindCase) => {
-    const { entity } = await createOne(api, kindCase);
-    const res = await api.patch(v1(kindCase.collection, `/${String(entity.id)}`), [{ op: 'add', path: '/description', value: 'patched' }]);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ id: entity.id, description: 'patched', version: 0.2 });
-    const byName = await api.patch(v1(kindCase.collection, `/name/${enc(entity.fullyQualifiedName)}`), [{ op: 'add', path: '/displayName', value: 'Shown' }]);
-    expect(byName.body).toMatchObject({ displayName: 'Shown', description: 'patched', version: 0.3 });
-    const noop = await api.patch(v1(kindCase.collection, `/${String(entity.id)}`), [{ op: 'replace', path: '/description', value: 'patched' }]);
-    expect(noop.body.version).toBe(0.3);
-  });
+  it.each(byType(['container', 'table', 'dashboard', 'storageService', 'classification', 'testCase']))(
+    'PATCH %s by id and by name changes description, version +0.1 each time',
+    async (_type, kindCase) => {
+      const { entity } = await createOne(api, kindCase);
+      const res = await api.patch(v1(kindCase.collection, `/${String(entity.id)}`), [{ op: 'add', path: '/description', value: 'patched' }]);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ id: entity.id, description: 'patched', version: 0.2 });
+      const byName = await api.patch(v1(kindCase.collection, `/name/${enc(entity.fullyQualifiedName)}`), [{ op: 'add', path: '/displayName', value: 'Shown' }]);
+      expect(byName.body).toMatchObject({ displayName: 'Shown', description: 'patched', version: 0.3 });
+      const noop = await api.patch(v1(kindCase.collection, `/${String(entity.id)}`), [{ op: 'replace', path: '/description', value: 'patched' }]);
+      expect(noop.body.version).toBe(0.3);
+    },
+  );
 
   it('PATCH cannot change id, name, FQN, version, updatedBy, service or parent: they are silently kept', async () => {
     const { entity } = await createOne(api, kind('container'));
@@ -153,7 +159,14 @@ describe('PATCH applies a JSON Patch: +0.1, read-only attributes kept, deleted r
       { op: 'add', path: '/description', value: 'real change' },
     ]);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: entity.id, name: entity.name, fullyQualifiedName: entity.fullyQualifiedName, version: 0.2, updatedBy: 'admin', description: 'real change' });
+    expect(res.body).toMatchObject({
+      id: entity.id,
+      name: entity.name,
+      fullyQualifiedName: entity.fullyQualifiedName,
+      version: 0.2,
+      updatedBy: 'admin',
+      description: 'real change',
+    });
     expect(res.body.service).toEqual(entity.service);
   });
 
@@ -165,22 +178,47 @@ describe('PATCH applies a JSON Patch: +0.1, read-only attributes kept, deleted r
     const path = v1('pipelines', `/${String(entity.id)}`);
     const tagged = await api.patch(path, [{ op: 'add', path: '/tags/0', value: { tagFQN: tag.fullyQualifiedName } }]);
     expect(tagged.body.version).toBe(0.2);
-    expect(tagged.body.tags).toEqual([expect.objectContaining({ tagFQN: tag.fullyQualifiedName, name: 'gold', source: 'Classification', labelType: 'Manual', state: 'Confirmed' })]);
+    expect(tagged.body.tags).toEqual([
+      expect.objectContaining({ tagFQN: tag.fullyQualifiedName, name: 'gold', source: 'Classification', labelType: 'Manual', state: 'Confirmed' }),
+    ]);
     const owned = await api.patch(path, [{ op: 'add', path: '/owners/0', value: { id: me.body.id, type: 'user' } }]);
     expect(owned.body.owners).toEqual([expect.objectContaining({ id: me.body.id, type: 'user', name: 'admin' })]);
     expect(owned.body.version).toBe(0.3);
-    const cleared = await api.patch(path, [{ op: 'remove', path: '/tags/0' }, { op: 'remove', path: '/owners/0' }]);
+    const cleared = await api.patch(path, [
+      { op: 'remove', path: '/tags/0' },
+      { op: 'remove', path: '/owners/0' },
+    ]);
     expect(cleared.body).toMatchObject({ tags: [], owners: [], version: 0.4 });
-    expectError(await api.patch(path, [{ op: 'add', path: '/tags/0', value: { tagFQN: `${String(cls.fullyQualifiedName)}.nope` } }]), 404, 'NOT_FOUND', `tag instance for ${String(cls.fullyQualifiedName)}.nope not found`);
+    expectError(
+      await api.patch(path, [{ op: 'add', path: '/tags/0', value: { tagFQN: `${String(cls.fullyQualifiedName)}.nope` } }]),
+      404,
+      'NOT_FOUND',
+      `tag instance for ${String(cls.fullyQualifiedName)}.nope not found`,
+    );
     expect((await api.get(path)).body.version).toBe(0.4);
   });
 
   it('PATCH of deleted answers 400 "<type> attribute deleted can\'t be modified"; PATCH of a soft-deleted entity answers 404', async () => {
     const { entity } = await createOne(api, kind('mlmodel'));
-    expectError(await api.patch(v1('mlmodels', `/${String(entity.id)}`), [{ op: 'replace', path: '/deleted', value: true }]), 400, 'BAD_REQUEST', "mlmodel attribute deleted can't be modified");
+    expectError(
+      await api.patch(v1('mlmodels', `/${String(entity.id)}`), [{ op: 'replace', path: '/deleted', value: true }]),
+      400,
+      'BAD_REQUEST',
+      "mlmodel attribute deleted can't be modified",
+    );
     await api.delete(v1('mlmodels', `/${String(entity.id)}`)).expect(200);
-    expectError(await api.patch(v1('mlmodels', `/${String(entity.id)}`), [{ op: 'add', path: '/description', value: 'x' }]), 404, 'NOT_FOUND', `mlmodel instance for ${String(entity.id)} not found`);
-    expectError(await api.patch(v1('mlmodels', `/name/${enc(entity.fullyQualifiedName)}`), [{ op: 'add', path: '/description', value: 'x' }]), 404, 'NOT_FOUND', `mlmodel instance for ${String(entity.fullyQualifiedName)} not found`);
+    expectError(
+      await api.patch(v1('mlmodels', `/${String(entity.id)}`), [{ op: 'add', path: '/description', value: 'x' }]),
+      404,
+      'NOT_FOUND',
+      `mlmodel instance for ${String(entity.id)} not found`,
+    );
+    expectError(
+      await api.patch(v1('mlmodels', `/name/${enc(entity.fullyQualifiedName)}`), [{ op: 'add', path: '/description', value: 'x' }]),
+      404,
+      'NOT_FOUND',
+      `mlmodel instance for ${String(entity.fullyQualifiedName)} not found`,
+    );
   });
 
   it('PATCH with a failing test op, a bad path, an invalid result or a non-array body answers 400', async () => {
@@ -209,13 +247,22 @@ describe('version history lists every version, newest first, and serves each one
     expect(history.status).toBe(200);
     expect(history.body.entityType).toBe(kindCase.type);
     const versions = (history.body.versions as string[]).map((v) => JSON.parse(v) as Body);
-    expect(versions.map((v) => [v.version, v.deleted])).toEqual([[0.3, true], [0.2, false], [0.1, false]]);
+    expect(versions.map((v) => [v.version, v.deleted])).toEqual([
+      [0.3, true],
+      [0.2, false],
+      [0.1, false],
+    ]);
     expect(versions[1]!.displayName).toBe('v2');
     const first = await api.get(v1(kindCase.collection, `/${String(entity.id)}/versions/0.1`));
     expect(first.body).toMatchObject({ id: entity.id, version: 0.1, deleted: false });
     expect(first.body.displayName).toBeUndefined();
     const current = await api.get(v1(kindCase.collection, `/${String(entity.id)}/versions/0.3`));
     expect(current.body).toMatchObject({ version: 0.3, deleted: true });
-    expectError(await api.get(v1(kindCase.collection, `/${String(entity.id)}/versions/0.9`)), 404, 'NOT_FOUND', `${kindCase.type} instance for ${String(entity.id)} and version 0.9 not found`);
+    expectError(
+      await api.get(v1(kindCase.collection, `/${String(entity.id)}/versions/0.9`)),
+      404,
+      'NOT_FOUND',
+      `${kindCase.type} instance for ${String(entity.id)} and version 0.9 not found`,
+    );
   });
 });

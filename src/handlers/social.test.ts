@@ -16,10 +16,13 @@ beforeAll(async () => {
   }
 }, SLOW_START);
 
-const follow = (cat: TestCatalog, path: string, userId: string, token?: string) => cat.put(`${path}/followers`, JSON.stringify(userId), token).set('Content-Type', 'application/json');
+const follow = (cat: TestCatalog, path: string, userId: string, token?: string) =>
+  cat.put(`${path}/followers`, JSON.stringify(userId), token).set('Content-Type', 'application/json');
 
 async function dashboard(cat: TestCatalog, name: string): Promise<string> {
-  await cat.put('/v1/services/dashboardServices', { name: 'dsvc', serviceType: 'Looker', connection: { config: { type: 'Looker' } } }).expect((r) => expect([200, 201]).toContain(r.status));
+  await cat
+    .put('/v1/services/dashboardServices', { name: 'dsvc', serviceType: 'Looker', connection: { config: { type: 'Looker' } } })
+    .expect((r) => expect([200, 201]).toContain(r.status));
   return (await cat.post('/v1/dashboards', { name, service: 'dsvc' }).expect(201)).body.id as string;
 }
 

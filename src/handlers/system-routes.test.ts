@@ -4,7 +4,7 @@ import { createApp } from '../app.ts';
 import { signToken } from '../auth/tokens.ts';
 
 describe('start-up endpoints: system version and the logged-in user', () => {
-  it('GET /system/version answers OpenMetadata\'s CatalogVersion shape with the package version', async () => {
+  it("GET /system/version answers OpenMetadata's CatalogVersion shape with the package version", async () => {
     const { app } = await createApp();
     const token = await signToken({ user: 'admin', role: 'Admin' });
     const res = await request(app).get('/api/v1/system/version').set('Authorization', `Bearer ${token}`);

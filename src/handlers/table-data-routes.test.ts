@@ -102,7 +102,16 @@ describe('sample data (contract "Table sample data")', () => {
     t = await createTable(c);
   });
 
-  const SAMPLE = { columns: [{ name: 'order_id', dataType: 'BIGINT' }, { name: 'amount', dataType: 'DECIMAL' }], rows: [[1001, 25.5], [1002, 310]] };
+  const SAMPLE = {
+    columns: [
+      { name: 'order_id', dataType: 'BIGINT' },
+      { name: 'amount', dataType: 'DECIMAL' },
+    ],
+    rows: [
+      [1001, 25.5],
+      [1002, 310],
+    ],
+  };
 
   it('GET is 404 before any PUT; PUT returns {columns:[{name,dataType}], rows}; GET returns the same', async () => {
     await c.get(`/v1/tables/${t.id}/sampleData`).expect(404);
@@ -171,7 +180,10 @@ describe('profiles (contract "Table profiler"; observed §9)', () => {
   const put = (ts: number, rowCount: number) =>
     c.put(`/v1/tables/${t.id}/tableProfile`, {
       tableProfile: { timestamp: ts, rowCount, columnCount: 2 },
-      columnProfile: [{ name: 'amount', timestamp: ts, min: 0, max: rowCount }, { name: 'order_id', timestamp: ts, nullCount: 0 }],
+      columnProfile: [
+        { name: 'amount', timestamp: ts, min: 0, max: rowCount },
+        { name: 'order_id', timestamp: ts, nullCount: 0 },
+      ],
       systemProfile: [{ timestamp: ts, operation: 'INSERT', rowsAffected: rowCount }],
     });
 
@@ -183,7 +195,12 @@ describe('profiles (contract "Table profiler"; observed §9)', () => {
   });
 
   it('reads are newest first and within [startTs, endTs]', async () => {
-    for (const [ts, rows] of [[T0 + 1000, 10], [T0 + 3000, 30], [T0 + 2000, 20]] as const) await put(ts, rows).expect(200);
+    for (const [ts, rows] of [
+      [T0 + 1000, 10],
+      [T0 + 3000, 30],
+      [T0 + 2000, 20],
+    ] as const)
+      await put(ts, rows).expect(200);
     const all = await c.get(`/v1/tables/${t.id}/tableProfile`).expect(200);
     expect(all.body.data.map((p: { rowCount: number }) => p.rowCount)).toEqual([30, 20, 10]);
     expect(all.body.paging.total).toBe(3);
@@ -233,7 +250,13 @@ describe('profiles, profile openmetadata: reads by table FQN and column FQN (obs
     c.clock.now = T0 + 10_000;
     const t = await createTable(c);
     await c
-      .put(`/v1/tables/${t.id}/tableProfile`, { tableProfile: { timestamp: T0, rowCount: 5 }, columnProfile: [{ name: 'amount', timestamp: T0, max: 9 }, { name: 'order_id', timestamp: T0, max: 1 }] })
+      .put(`/v1/tables/${t.id}/tableProfile`, {
+        tableProfile: { timestamp: T0, rowCount: 5 },
+        columnProfile: [
+          { name: 'amount', timestamp: T0, max: 9 },
+          { name: 'order_id', timestamp: T0, max: 1 },
+        ],
+      })
       .expect(200);
     const table = await c.get(`/v1/tables/${encodeURIComponent(t.fqn)}/tableProfile`).expect(200);
     expect(table.body.data).toEqual([{ timestamp: T0, rowCount: 5 }]);

@@ -101,7 +101,11 @@ export function mountTableDataRoutes(router: OperationRoutes, ctx: CatalogContex
     res.json(withFields(req, stored, 'profile'));
   });
 
-  const reads: [string, ProfileKind][] = [['tableProfile', 'table'], ['columnProfile', 'column'], ['systemProfile', 'system']];
+  const reads: [string, ProfileKind][] = [
+    ['tableProfile', 'table'],
+    ['columnProfile', 'column'],
+    ['systemProfile', 'system'],
+  ];
   for (const [path, kind] of reads) {
     router.get(`${prefix}/${path}`, (req, res) => {
       // OpenMetadata requires startTs / endTs on column and system profiles (observed §9).

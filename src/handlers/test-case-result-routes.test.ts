@@ -18,7 +18,11 @@ async function testCase(): Promise<string> {
 describe('test case results (test-cases.yaml testCaseResults)', () => {
   it('stores runs, lists them newest first in [startTs, endTs], shows the newest as testCaseResult', async () => {
     const fqn = await testCase();
-    for (const [ts, status] of [[T0 + 1000, 'Success'], [T0 + 3000, 'Failed'], [T0 + 2000, 'Aborted']] as const) {
+    for (const [ts, status] of [
+      [T0 + 1000, 'Success'],
+      [T0 + 3000, 'Failed'],
+      [T0 + 2000, 'Aborted'],
+    ] as const) {
       const res = await c.put(`/v1/dataQuality/testCases/testCaseResults/${fqn}`, { timestamp: ts, testCaseStatus: status }).expect(200);
       expect(res.body).toMatchObject({ timestamp: ts, testCaseStatus: status, testCaseFQN: decodeURIComponent(fqn) });
     }

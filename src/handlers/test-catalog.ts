@@ -50,7 +50,10 @@ export async function testCatalog(options: AppOptions = {}): Promise<TestCatalog
       const test = auth(agent.post(`/api${path}`), token);
       return body === undefined ? test : test.send(body as object);
     },
-    patch: (path, body, token) => auth(agent.patch(`/api${path}`), token).set('Content-Type', 'application/json-patch+json').send(JSON.stringify(body)),
+    patch: (path, body, token) =>
+      auth(agent.patch(`/api${path}`), token)
+        .set('Content-Type', 'application/json-patch+json')
+        .send(JSON.stringify(body)),
     del: (path, token) => auth(agent.delete(`/api${path}`), token),
   };
 }

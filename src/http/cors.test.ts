@@ -8,7 +8,10 @@ import { ALLOWED_HEADERS } from './cors.ts';
 const API_HEADERS = ['Authorization', 'Content-Type', 'Prefer', 'If-Match', 'If-None-Match', 'X-Requested-With'];
 
 function headerList(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 describe('CORS: a UI on another port calls the API with a bearer token', () => {

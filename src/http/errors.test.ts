@@ -62,7 +62,10 @@ describe('injected errors carry their own errorType', () => {
     [502, 'BAD_GATEWAY'],
     [418, 'CLIENT_ERROR'],
   ])('an Admin API error rule with status %i answers errorType %s', async (status, errorType) => {
-    await request(catalog.app).put('/__admin/errors').send({ rules: [{ status, route: '/api/v1/tables' }] }).expect(200);
+    await request(catalog.app)
+      .put('/__admin/errors')
+      .send({ rules: [{ status, route: '/api/v1/tables' }] })
+      .expect(200);
     const res = await request(catalog.app).get('/api/v1/tables').set('Authorization', auth);
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject({ code: status, errorType });

@@ -159,7 +159,10 @@ export function operationRoutes(options: OperationRoutesOptions): OperationRoute
     next();
   };
 
-  const methods = Object.fromEntries(METHODS.map((m) => [m, (path: string, handler: RequestHandler) => mount(m, path, handler)])) as Record<Method, (path: string, handler: RequestHandler) => void>;
+  const methods = Object.fromEntries(METHODS.map((m) => [m, (path: string, handler: RequestHandler) => mount(m, path, handler)])) as Record<
+    Method,
+    (path: string, handler: RequestHandler) => void
+  >;
   return { ...methods, dispatch, unrouted: () => options.operations.filter((entry) => !routed.has(entry)) };
 }
 
@@ -194,7 +197,10 @@ export function unmatchedRoute(prefix: string, operations: readonly OperationEnt
     const byTemplate = new Map<string, Set<string>>();
     for (const entry of operations) byTemplate.set(entry.path, (byTemplate.get(entry.path) ?? new Set()).add(entry.method));
     return (paths = [...byTemplate].map(([template, methods]) => {
-      const source = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+');
+      const source = template
+        .split(/\{[^}]+\}/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]+');
       return { pattern: new RegExp(`^${source}/?$`, 'i'), methods };
     }));
   };
@@ -202,7 +208,9 @@ export function unmatchedRoute(prefix: string, operations: readonly OperationEnt
     const path = req.path;
     if (path.toLowerCase().startsWith(`${prefix.toLowerCase()}/`)) {
       const local = path.slice(prefix.length);
-      const allowed = documented().filter((p) => p.pattern.test(local)).flatMap((p) => [...p.methods]);
+      const allowed = documented()
+        .filter((p) => p.pattern.test(local))
+        .flatMap((p) => [...p.methods]);
       if (allowed.length && !allowed.includes(req.method === 'HEAD' ? 'GET' : req.method)) {
         return next(new ApiError(405, `HTTP 405 Method Not Allowed: ${req.method} ${path}; allowed: ${[...new Set(allowed)].join(', ')}`));
       }

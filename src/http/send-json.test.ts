@@ -42,7 +42,10 @@ describe('sendJson answers as express res.json', () => {
     ['a Content-Type already set (handed to express)', 'GET', '/typed', {}],
     ['a stale If-None-Match', 'GET', '/plain', { 'If-None-Match': 'W/"1-stale"' }],
   ])('%s', async (_name, method, path, headers) => {
-    const send = (app: express.Express) => request(app)[method.toLowerCase() as 'get'](path).set(headers as Record<string, string>);
+    const send = (app: express.Express) =>
+      request(app)
+        [method.toLowerCase() as 'get'](path)
+        .set(headers as Record<string, string>);
     const [want, got] = [pick(await send(reference)), pick(await send(ours))];
     expect(got).toEqual(want);
   });

@@ -53,10 +53,7 @@ const statusOnly: ErrorRequestHandler = (error, _req, res, _next) => {
   const status = (error as { status?: number }).status ?? 500;
   res.status(status).json({ message: (error as Error).message });
 };
-const parsers = (limit = '1mb') => [
-  express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }),
-  express.text({ limit, type: 'text/plain' }),
-];
+const parsers = (limit = '1mb') => [express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }), express.text({ limit, type: 'text/plain' })];
 
 /** Every `#/components/...` reference reachable from `roots`, followed transitively. */
 function reachableComponents(roots: unknown[]): Set<string> {
@@ -255,7 +252,8 @@ function requestCases(entry: OperationEntry): Case[] {
   cases.push({ ...base, name: 'unknown query parameter', url: url(query({ notAParameter: 'x' })), ...withBody(valid) });
   for (const p of params) {
     const s = resolve(p.schema);
-    if (p.in === 'path' && s.format === 'uuid') cases.push({ ...base, name: `path ${String(p.name)} not a UUID`, url: url(query(), [String(p.name), 'not-a-uuid']), ...withBody(valid) });
+    if (p.in === 'path' && s.format === 'uuid')
+      cases.push({ ...base, name: `path ${String(p.name)} not a UUID`, url: url(query(), [String(p.name), 'not-a-uuid']), ...withBody(valid) });
     if (p.in !== 'query') continue;
     if (s.type === 'integer') {
       cases.push({ ...base, name: `query ${String(p.name)} integer`, url: url(query({ [String(p.name)]: '5' })), ...withBody(valid) });
@@ -265,7 +263,8 @@ function requestCases(entry: OperationEntry): Case[] {
       cases.push({ ...base, name: `query ${String(p.name)} boolean`, url: url(query({ [String(p.name)]: 'true' })), ...withBody(valid) });
       cases.push({ ...base, name: `query ${String(p.name)} not a boolean`, url: url(query({ [String(p.name)]: 'maybe' })), ...withBody(valid) });
     }
-    if (Array.isArray(s.enum)) cases.push({ ...base, name: `query ${String(p.name)} outside its enum`, url: url(query({ [String(p.name)]: 'no-such-value' })), ...withBody(valid) });
+    if (Array.isArray(s.enum))
+      cases.push({ ...base, name: `query ${String(p.name)} outside its enum`, url: url(query({ [String(p.name)]: 'no-such-value' })), ...withBody(valid) });
   }
   if (body && mediaType) {
     if (body.required) cases.push({ ...base, name: 'no body', url: url(), headers: {} });
@@ -278,9 +277,11 @@ function requestCases(entry: OperationEntry): Case[] {
         cases.push({ ...base, name: `body without ${required[0]}`, url: url(), ...withBody(rest) });
       }
       const stringField = schema ? firstTyped(schema, 'string') : undefined;
-      if (stringField) cases.push({ ...base, name: `body ${stringField} a number`, url: url(), ...withBody({ ...(valid as Json), [stringField]: 12345 }), deliberate: 'body-coercion' });
+      if (stringField)
+        cases.push({ ...base, name: `body ${stringField} a number`, url: url(), ...withBody({ ...(valid as Json), [stringField]: 12345 }), deliberate: 'body-coercion' });
       const booleanField = schema ? firstTyped(schema, 'boolean') : undefined;
-      if (booleanField) cases.push({ ...base, name: `body ${booleanField} a string`, url: url(), ...withBody({ ...(valid as Json), [booleanField]: 'true' }), deliberate: 'body-coercion' });
+      if (booleanField)
+        cases.push({ ...base, name: `body ${booleanField} a string`, url: url(), ...withBody({ ...(valid as Json), [booleanField]: 'true' }), deliberate: 'body-coercion' });
     }
     if (mediaType !== 'text/plain' && Array.isArray(valid)) cases.push({ ...base, name: 'body an object instead of an array', url: url(), ...withBody({ not: 'an array' }) });
   }
@@ -345,7 +346,9 @@ describe('compiled validators agree with express-openapi-validator', () => {
     // The cases really exercise both verdicts, on every operation, and the listed difference.
     const accepted = new Set(results.filter((r) => verdict(r.ours) === 'accepts').map((r) => r.c.operation));
     const rejected = new Set(results.filter((r) => verdict(r.ours) === 'rejects').map((r) => r.c.operation));
-    const neverAccepted = requestOperations.filter((e) => !accepted.has(`${e.method} ${e.path}`)).map((e) => `${e.method} ${e.path}: ${results.find((r) => r.c.operation === `${e.method} ${e.path}`)?.why}`);
+    const neverAccepted = requestOperations
+      .filter((e) => !accepted.has(`${e.method} ${e.path}`))
+      .map((e) => `${e.method} ${e.path}: ${results.find((r) => r.c.operation === `${e.method} ${e.path}`)?.why}`);
     expect(neverAccepted).toEqual([]);
     const rejectable = requestOperations.filter((e) => requestCases(e).length > 2);
     expect(rejectable.filter((e) => !rejected.has(`${e.method} ${e.path}`)).map((e) => `${e.method} ${e.path}`)).toEqual([]);
@@ -396,7 +399,9 @@ describe('compiled validators agree with express-openapi-validator', () => {
       }
       return { c, oracle: res.status === c.status ? 'accepts' : 'rejects', ours };
     });
-    const disagreements = results.filter((r) => r.oracle !== r.ours).map((r) => `${r.c.entry.method} ${r.c.entry.path} ${r.c.status} [${r.c.name}]: oracle ${r.oracle}, compiled ${r.ours}`);
+    const disagreements = results
+      .filter((r) => r.oracle !== r.ours)
+      .map((r) => `${r.c.entry.method} ${r.c.entry.path} ${r.c.status} [${r.c.name}]: oracle ${r.oracle}, compiled ${r.ours}`);
     expect(disagreements, `${disagreements.length} of ${cases.length} cases disagree`).toEqual([]);
     expect(results.filter((r) => r.ours === 'accepts').length).toBeGreaterThan(0);
     expect(results.filter((r) => r.ours === 'rejects').length).toBeGreaterThan(0);

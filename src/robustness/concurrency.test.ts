@@ -134,12 +134,18 @@ describe('followers and votes from many clients at once', () => {
     const version = (await followers()).version;
     await Promise.all(USERS.map((u, i) => call('PUT', `/v1/containers/${containerId}/vote`, { updatedVoteType: i % 4 === 0 ? 'votedDown' : 'votedUp' }, tokens[u])));
     // Then everyone changes their mind at once: up ↔ down, and the first two withdraw.
-    await Promise.all(USERS.map((u, i) => call('PUT', `/v1/containers/${containerId}/vote`, { updatedVoteType: i < 2 ? 'unVoted' : i % 4 === 0 ? 'votedUp' : 'votedDown' }, tokens[u])));
+    await Promise.all(
+      USERS.map((u, i) => call('PUT', `/v1/containers/${containerId}/vote`, { updatedVoteType: i < 2 ? 'unVoted' : i % 4 === 0 ? 'votedUp' : 'votedDown' }, tokens[u])),
+    );
     const { votes, version: after } = await followers();
     expect(votes.upVotes).toBe(votes.upVoters.length);
     expect(votes.downVotes).toBe(votes.downVoters.length);
-    const ups = USERS.filter((_, i) => i >= 2 && i % 4 === 0).map((u) => userIds[u]).sort();
-    const downs = USERS.filter((_, i) => i >= 2 && i % 4 !== 0).map((u) => userIds[u]).sort();
+    const ups = USERS.filter((_, i) => i >= 2 && i % 4 === 0)
+      .map((u) => userIds[u])
+      .sort();
+    const downs = USERS.filter((_, i) => i >= 2 && i % 4 !== 0)
+      .map((u) => userIds[u])
+      .sort();
     expect(votes.upVoters.map((v: { id: string }) => v.id).sort()).toEqual(ups);
     expect(votes.downVoters.map((v: { id: string }) => v.id).sort()).toEqual(downs);
     expect(after).toBe(version); // votes never change the version (docs/behaviour.md "Followers and votes")

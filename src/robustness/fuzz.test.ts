@@ -41,7 +41,9 @@ afterAll(async () => server?.close());
 
 async function send(r: FuzzRequest) {
   const query = r.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-  let test = request(server.server)[r.method as 'get'](query ? `${r.url}?${query}` : r.url).set('Authorization', token);
+  let test = request(server.server)
+    [r.method as 'get'](query ? `${r.url}?${query}` : r.url)
+    .set('Authorization', token);
   if (r.contentType) test = test.set('Content-Type', r.contentType);
   return r.body === undefined ? test : test.send(r.body);
 }
@@ -54,18 +56,21 @@ describe('every operation of the document refuses invalid requests cleanly', () 
     expect(uncovered.filter((op) => op.method !== 'get').map((op) => `${op.method} ${op.path}`)).toEqual([]);
   });
 
-  it.each(operations.filter((op) => invalidRequest(op, { id: ['x'], fqn: ['x'], userId: ['x'] }) === undefined).map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(
-    '%s: takes no input; hostile query parameters are ignored and change nothing',
-    async (_label, op) => {
-      const before = storeDump(server.ctx);
-      const res = await request(server.server)[op.method as 'get'](`/api${op.path}?__proto__=x&constructor=1&hasOwnProperty=1&constructor%5Bprototype%5D%5Bpolluted%5D=1`).set('Authorization', token)
-      expect(res.status).toBeLessThan(500);
-      expect(storeDump(server.ctx)).toBe(before);
-      expect(Object.prototype).not.toHaveProperty('polluted');
-    },
-  );
+  it.each(
+    operations.filter((op) => invalidRequest(op, { id: ['x'], fqn: ['x'], userId: ['x'] }) === undefined).map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const),
+  )('%s: takes no input; hostile query parameters are ignored and change nothing', async (_label, op) => {
+    const before = storeDump(server.ctx);
+    const res = await request(server.server)
+      [op.method as 'get'](`/api${op.path}?__proto__=x&constructor=1&hasOwnProperty=1&constructor%5Bprototype%5D%5Bpolluted%5D=1`)
+      .set('Authorization', token);
+    expect(res.status).toBeLessThan(500);
+    expect(storeDump(server.ctx)).toBe(before);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+  });
 
-  it.each(operations.filter((op) => invalidRequest(op, { id: ['x'], fqn: ['x'], userId: ['x'] }) !== undefined).map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s: invalid requests get a 4xx error body and change nothing', async (_label, op) => {
+  it.each(
+    operations.filter((op) => invalidRequest(op, { id: ['x'], fqn: ['x'], userId: ['x'] }) !== undefined).map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const),
+  )('%s: invalid requests get a 4xx error body and change nothing', async (_label, op) => {
     const arbitrary = invalidRequest(op, pool, minimalBody(document, op.body))!;
     const before = storeDump(server.ctx);
     await fc.assert(
@@ -83,9 +88,14 @@ describe('every operation of the document refuses invalid requests cleanly', () 
         const missing = res.status === 404 && (r.pathValues.some((v) => message.includes(v)) || message.includes('no handler'));
         expect(named || missing, `message does not name the problem (${context})`).toBe(true);
       }),
-      { seed: SEED, numRuns: RUNS, endOnFailure: true, reporter: (details) => {
-        if (details.failed) throw new Error(`${fc.defaultReportMessage(details)}\n${String(details.errorInstance)}\nReplay with FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`);
-      } },
+      {
+        seed: SEED,
+        numRuns: RUNS,
+        endOnFailure: true,
+        reporter: (details) => {
+          if (details.failed) throw new Error(`${fc.defaultReportMessage(details)}\n${String(details.errorInstance)}\nReplay with FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`);
+        },
+      },
     );
     expect(logged.filter((l) => l.startsWith('500'))).toEqual([]);
   });

@@ -28,7 +28,12 @@ afterEach(() => {
 });
 
 const api = () => request(catalog.app);
-const post = (path: string, body: unknown) => api().post(path).set('Authorization', token).set('Content-Type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
+const post = (path: string, body: unknown) =>
+  api()
+    .post(path)
+    .set('Authorization', token)
+    .set('Content-Type', 'application/json')
+    .send(typeof body === 'string' ? body : JSON.stringify(body));
 
 /** Sends a request that must be refused, and checks the error shape and the unchanged store. */
 async function refused(status: number, send: () => PromiseLike<request.Response>): Promise<string> {
@@ -47,26 +52,31 @@ describe('prototype keys in bodies and query strings pollute nothing', () => {
   });
 
   it('a "__proto__" key nested in an open object (connection.config) stays a plain key', async () => {
-    const raw = '{"name":"proto-nested","serviceType":"CustomStorage","connection":{"config":{"type":"CustomStorage","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}}}';
+    const raw =
+      '{"name":"proto-nested","serviceType":"CustomStorage","connection":{"config":{"type":"CustomStorage","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}}}';
     const res = await post(SERVICES, raw);
     expect([201, 400]).toContain(res.status);
     if (res.status !== 201) expectErrorShape(res);
   });
 
-  it.each([
-    ['/__proto__/polluted'],
-    ['/constructor/prototype/polluted'],
-    ['/__proto__'],
-  ])('a JSON Patch to %s is refused with 400', async (path) => {
+  it.each([['/__proto__/polluted'], ['/constructor/prototype/polluted'], ['/__proto__']])('a JSON Patch to %s is refused with 400', async (path) => {
     const message = await refused(400, () =>
-      api().patch(`${SERVICES}/${seeded.ids.storageService}`).set('Authorization', token).set('Content-Type', 'application/json-patch+json').send(JSON.stringify([{ op: 'add', path, value: { polluted: true } }])),
+      api()
+        .patch(`${SERVICES}/${seeded.ids.storageService}`)
+        .set('Authorization', token)
+        .set('Content-Type', 'application/json-patch+json')
+        .send(JSON.stringify([{ op: 'add', path, value: { polluted: true } }])),
     );
     expect(message.length).toBeGreaterThan(0);
   });
 
   it('bulk items and a restore body with prototype keys are refused or reported, never applied', async () => {
     const before = storeDump(catalog.ctx);
-    const bulk = await api().put(`${SERVICES}/bulk`).set('Authorization', token).set('Content-Type', 'application/json').send('[{"__proto__":{"polluted":true}},{"constructor":{"prototype":{"polluted":true}}}]');
+    const bulk = await api()
+      .put(`${SERVICES}/bulk`)
+      .set('Authorization', token)
+      .set('Content-Type', 'application/json')
+      .send('[{"__proto__":{"polluted":true}},{"constructor":{"prototype":{"polluted":true}}}]');
     expect(bulk.status).toBeLessThan(500);
     if (bulk.status === 200) expect((bulk.body as { numberOfRowsPassed: number }).numberOfRowsPassed).toBe(0);
     else expectErrorShape(bulk, 400);
@@ -100,7 +110,10 @@ describe('size and nesting limits', () => {
 
   it('a smaller configured limit (bodyLimit) is enforced too', async () => {
     const small = await createApp({ bodyLimit: '1kb', log: () => {} });
-    const res = await request(small.app).post(SERVICES).set('Authorization', token).send({ ...service('big'), description: 'x'.repeat(2000) });
+    const res = await request(small.app)
+      .post(SERVICES)
+      .set('Authorization', token)
+      .send({ ...service('big'), description: 'x'.repeat(2000) });
     expectErrorShape(res, 413);
   });
 
@@ -115,7 +128,11 @@ describe('size and nesting limits', () => {
   it('10,000-deep nesting in a JSON Patch value and in a bulk body is 400', async () => {
     const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
     await refused(400, () =>
-      api().patch(`${SERVICES}/${seeded.ids.storageService}`).set('Authorization', token).set('Content-Type', 'application/json-patch+json').send(`[{"op":"add","path":"/description","value":${deep}}]`),
+      api()
+        .patch(`${SERVICES}/${seeded.ids.storageService}`)
+        .set('Authorization', token)
+        .set('Content-Type', 'application/json-patch+json')
+        .send(`[{"op":"add","path":"/description","value":${deep}}]`),
     );
     await refused(400, () => api().put(`${SERVICES}/bulk`).set('Authorization', token).set('Content-Type', 'application/json').send(`[${deep}]`));
   });
@@ -170,12 +187,18 @@ describe('entity names', () => {
   ])('a service and a container named with %s keep a quoted FQN and are found by name', async (_label, name, quoted) => {
     const svc = await post(SERVICES, service(name)).expect(201);
     expect((svc.body as { fullyQualifiedName: string }).fullyQualifiedName).toBe(quoted);
-    const byName = await api().get(`${SERVICES}/name/${encodeURIComponent(quoted)}`).set('Authorization', token).expect(200);
+    const byName = await api()
+      .get(`${SERVICES}/name/${encodeURIComponent(quoted)}`)
+      .set('Authorization', token)
+      .expect(200);
     expect((byName.body as { id: string }).id).toBe((svc.body as { id: string }).id);
 
     const child = await post('/api/v1/containers', { name, service: quoted }).expect(201);
     expect((child.body as { fullyQualifiedName: string }).fullyQualifiedName).toBe(`${quoted}.${quoted}`);
-    const found = await api().get(`/api/v1/containers/name/${encodeURIComponent(`${quoted}.${quoted}`)}`).set('Authorization', token).expect(200);
+    const found = await api()
+      .get(`/api/v1/containers/name/${encodeURIComponent(`${quoted}.${quoted}`)}`)
+      .set('Authorization', token)
+      .expect(200);
     expect((found.body as { id: string }).id).toBe((child.body as { id: string }).id);
     const listed = await api().get('/api/v1/containers').query({ service: quoted }).set('Authorization', token).expect(200);
     expect((listed.body as { data: { id: string }[] }).data.map((c) => c.id)).toEqual([(child.body as { id: string }).id]);
@@ -209,7 +232,8 @@ describe('paging parameters', () => {
 });
 
 describe('the followers body', () => {
-  const follow = (body: string, type = 'application/json') => api().put(`/api/v1/containers/${seeded.ids.container}/followers`).set('Authorization', token).set('Content-Type', type).send(body);
+  const follow = (body: string, type = 'application/json') =>
+    api().put(`/api/v1/containers/${seeded.ids.container}/followers`).set('Authorization', token).set('Content-Type', type).send(body);
   it.each([
     ['an object', '{"id":"6f1e0000-0000-4000-8000-000000000000"}'],
     ['an array', '["6f1e0000-0000-4000-8000-000000000000"]'],

@@ -70,7 +70,18 @@ function requiredQuery(op: Operation, pool: PathPool): Record<string, string> {
   const out: Record<string, string> = {};
   for (const p of op.parameters.filter((x) => x.in === 'query' && x.required)) {
     const s = p.schema;
-    out[p.name] = s.format === 'uuid' ? pool.id[0]! : Array.isArray(s.enum) ? String(s.enum[0]) : s.type === 'integer' || s.type === 'number' ? String(s.minimum ?? 0) : s.type === 'boolean' ? 'false' : p.name === 'entityType' ? 'table' : 'x';
+    out[p.name] =
+      s.format === 'uuid'
+        ? pool.id[0]!
+        : Array.isArray(s.enum)
+          ? String(s.enum[0])
+          : s.type === 'integer' || s.type === 'number'
+            ? String(s.minimum ?? 0)
+            : s.type === 'boolean'
+              ? 'false'
+              : p.name === 'entityType'
+                ? 'table'
+                : 'x';
   }
   return out;
 }
@@ -88,7 +99,13 @@ function badQueryValue(p: Parameter): fc.Arbitrary<string> | undefined {
   const s = p.schema;
   if (p.name === 'fields') return fc.constantFrom('noSuchField', '__proto__', 'constructor', 'owners,__proto__', 'toString');
   if (p.name === 'before' || p.name === 'after') {
-    return fc.oneof(fc.constantFrom('Zm9yZ2Vk', '!!!', '%00', 'AAAA'), fc.string({ minLength: 1, maxLength: 20 }).map((t) => Buffer.from(t.replace(/\0/g, '')).toString('base64url')).filter((c) => c.length > 0));
+    return fc.oneof(
+      fc.constantFrom('Zm9yZ2Vk', '!!!', '%00', 'AAAA'),
+      fc
+        .string({ minLength: 1, maxLength: 20 })
+        .map((t) => Buffer.from(t.replace(/\0/g, '')).toString('base64url'))
+        .filter((c) => c.length > 0),
+    );
   }
   if (s.type === 'integer' || s.type === 'number') {
     const options = ['abc', '1.5x', ''];
@@ -114,26 +131,57 @@ function bodyDefects(op: Operation): fc.Arbitrary<Pick<FuzzRequest, 'contentType
   const closed = schema.unevaluatedProperties === false || schema.additionalProperties === false;
   const bodyNames = ['body', 'JSON', ...required, ...Object.keys(props)];
   const out: fc.Arbitrary<Pick<FuzzRequest, 'contentType' | 'body' | 'defect' | 'names'>>[] = [
-    fc.constantFrom('{', '{"name":', '[1,2', "{'a':1}", 'undefined', '{"a":1}}', '{"a":NaN}', '"unterminated', '[,]').map((body) => ({ contentType: jsonType, body, defect: 'malformed JSON', names: ['JSON'] })),
+    fc
+      .constantFrom('{', '{"name":', '[1,2', "{'a':1}", 'undefined', '{"a":1}}', '{"a":NaN}', '"unterminated', '[,]')
+      .map((body) => ({ contentType: jsonType, body, defect: 'malformed JSON', names: ['JSON'] })),
     fc
       .constantFrom('application/xml', 'application/x-www-form-urlencoded', 'text/html', 'application/octet-stream', 'image/png')
       .filter((t) => !types.includes(t))
       .map((contentType) => ({ contentType, body: '<a>1</a>', defect: 'wrong content type', names: ['media type', 'content-type'] })),
-    fc.tuple(fc.integer({ min: 65, max: 10_000 }), fc.boolean()).map(([depth, asArray]) => ({ contentType: jsonType, body: top === 'array' ? `[${deep(depth, 1, asArray)}]` : top === 'object' ? `{"name":"n","description":${deep(depth, 1, asArray)}}` : deep(depth, 'x', asArray), defect: 'deep nesting', names: ['nested'] })),
+    fc
+      .tuple(fc.integer({ min: 65, max: 10_000 }), fc.boolean())
+      .map(([depth, asArray]) => ({
+        contentType: jsonType,
+        body: top === 'array' ? `[${deep(depth, 1, asArray)}]` : top === 'object' ? `{"name":"n","description":${deep(depth, 1, asArray)}}` : deep(depth, 'x', asArray),
+        defect: 'deep nesting',
+        names: ['nested'],
+      })),
     (NOT_A[top] ?? NOT_A.object!).map((value) => ({ contentType: jsonType, body: JSON.stringify(value), defect: `body not ${top}`, names: bodyNames })),
   ];
-  if (top === 'array') out.push(fc.constantFrom([5], ['x'], [[]], [true]).map((value) => ({ contentType: jsonType, body: JSON.stringify(value), defect: 'array items of the wrong type', names: ['must be', ...bodyNames] })));
+  if (top === 'array')
+    out.push(
+      fc
+        .constantFrom([5], ['x'], [[]], [true])
+        .map((value) => ({ contentType: jsonType, body: JSON.stringify(value), defect: 'array items of the wrong type', names: ['must be', ...bodyNames] })),
+    );
   const typed = Object.entries(props).filter(([, p]) => typeof p.type === 'string' && NOT_A[p.type as string]);
   if (top === 'object' && typed.length) {
     out.push(
-      fc.constantFrom(...typed).chain(([name, p]) => NOT_A[p.type as string]!.map((value) => ({ contentType: jsonType, body: JSON.stringify({ [name]: value }), defect: `${name} of the wrong type`, names: bodyNames }))),
+      fc
+        .constantFrom(...typed)
+        .chain(([name, p]) =>
+          NOT_A[p.type as string]!.map((value) => ({ contentType: jsonType, body: JSON.stringify({ [name]: value }), defect: `${name} of the wrong type`, names: bodyNames })),
+        ),
     );
   }
   if (top === 'object' && required.length) {
-    out.push(fc.dictionary(fc.constantFrom(...Object.keys(props).filter((k) => !required.includes(k)), 'description'), fc.string({ maxLength: 10 }), { maxKeys: 3 }).map((value) => ({ contentType: jsonType, body: JSON.stringify(value), defect: 'required field missing', names: bodyNames })));
+    out.push(
+      fc
+        .dictionary(fc.constantFrom(...Object.keys(props).filter((k) => !required.includes(k)), 'description'), fc.string({ maxLength: 10 }), { maxKeys: 3 })
+        .map((value) => ({ contentType: jsonType, body: JSON.stringify(value), defect: 'required field missing', names: bodyNames })),
+    );
   }
   if (top === 'object' && closed) {
-    out.push(fc.constantFrom(...HOSTILE_KEYS, 'fuzzUnknownField').map((key) => ({ contentType: jsonType, body: `{"name":"fuzz-never-created",${JSON.stringify(key)}:{"polluted":true}}`, defect: `unknown field ${key}`, names: ['Unrecognized', key, ...bodyNames] })));
+    out.push(
+      fc
+        .constantFrom(...HOSTILE_KEYS, 'fuzzUnknownField')
+        .map((key) => ({
+          contentType: jsonType,
+          body: `{"name":"fuzz-never-created",${JSON.stringify(key)}:{"polluted":true}}`,
+          defect: `unknown field ${key}`,
+          names: ['Unrecognized', key, ...bodyNames],
+        })),
+    );
   }
   if (top === 'object' && props.name) {
     out.push(hugeString.map((name) => ({ contentType: jsonType, body: JSON.stringify({ name }), defect: 'name over 256 characters', names: ['name'] })));
@@ -145,21 +193,39 @@ function bodyDefects(op: Operation): fc.Arbitrary<Pick<FuzzRequest, 'contentType
 export function invalidRequest(op: Operation, pool: PathPool, validBody?: { type: string; value: unknown }): fc.Arbitrary<FuzzRequest> | undefined {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const defects: fc.Arbitrary<Omit<FuzzRequest, 'method' | 'url' | 'pathValues'> & { path?: [string, string] }>[] = [];
-  for (const p of pathParams) defects.push(badPathValue(p).map(({ value, names }) => ({ query: [] as [string, string][], path: [p.name, value] as [string, string], defect: `path ${p.name}=${value.slice(0, 40)}`, names })));
+  for (const p of pathParams)
+    defects.push(
+      badPathValue(p).map(({ value, names }) => ({
+        query: [] as [string, string][],
+        path: [p.name, value] as [string, string],
+        defect: `path ${p.name}=${value.slice(0, 40)}`,
+        names,
+      })),
+    );
   for (const p of op.parameters.filter((x) => x.in === 'query')) {
     const bad = badQueryValue(p);
-    if (bad) defects.push(bad.map((value) => ({ query: [[p.name, value]] as [string, string][], defect: `query ${p.name}=${value.slice(0, 40)}`, names: [p.name, 'cursor', 'field'] })));
+    if (bad)
+      defects.push(bad.map((value) => ({ query: [[p.name, value]] as [string, string][], defect: `query ${p.name}=${value.slice(0, 40)}`, names: [p.name, 'cursor', 'field'] })));
   }
   for (const body of bodyDefects(op)) defects.push(body.map((b) => ({ ...b, query: [] as [string, string][] })));
   if (defects.length === 0 && op.parameters.length === 0) return undefined;
   if (defects.length === 0) defects.push(fc.constant({ query: [] as [string, string][], defect: 'none the document can express', names: [] }));
   // Noise that must be ignored: undeclared query parameters with hostile names.
-  const noise = fc.array(fc.tuple(fc.constantFrom(...HOSTILE_KEYS, 'constructor[prototype][polluted]', '__proto__[polluted]'), fc.constantFrom('1', 'true', 'x')), { maxLength: 2 });
+  const noise = fc.array(fc.tuple(fc.constantFrom(...HOSTILE_KEYS, 'constructor[prototype][polluted]', '__proto__[polluted]'), fc.constantFrom('1', 'true', 'x')), {
+    maxLength: 2,
+  });
   return fc.tuple(fc.oneof(...defects), pathDefaults(op, pool), noise).map(([d, values, extra]) => {
     const filled = d.path ? { ...values, [d.path[0]]: d.path[1] } : values;
     const { path: _path, ...rest } = d;
     // A path or query defect comes with a valid body, so that it is the only problem.
     const body = rest.body === undefined && rest.contentType === undefined && validBody ? { contentType: validBody.type, body: JSON.stringify(validBody.value) } : {};
-    return { ...rest, ...body, method: op.method, url: fillPath(op.path, filled), query: [...extra, ...Object.entries(requiredQuery(op, pool)), ...d.query], pathValues: [...Object.values(filled), ...Object.values(requiredQuery(op, pool))] };
+    return {
+      ...rest,
+      ...body,
+      method: op.method,
+      url: fillPath(op.path, filled),
+      query: [...extra, ...Object.entries(requiredQuery(op, pool)), ...d.query],
+      pathValues: [...Object.values(filled), ...Object.values(requiredQuery(op, pool))],
+    };
   });
 }

@@ -56,7 +56,7 @@ export function listOperations(doc: OpenApiDocument): Operation[] {
         const p = resolve(doc, raw) as unknown as Parameter;
         byKey.set(`${p.in}:${p.name}`, { ...p, required: p.required === true, schema: resolve(doc, p.schema) });
       }
-      const content = ((resolve(doc, op.requestBody).content as Record<string, { schema?: unknown }> | undefined) ?? {});
+      const content = (resolve(doc, op.requestBody).content as Record<string, { schema?: unknown }> | undefined) ?? {};
       out.push({
         method,
         path,

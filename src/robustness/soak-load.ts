@@ -84,20 +84,38 @@ const OPS: [string, number, Op][] = [
   ['createService', 4, (c) => c.send('POST', '/services/storageServices', serviceBody(c.service), c.service)],
   ['upsertService', 3, (c) => c.send('PUT', '/services/storageServices', serviceBody(c.service, `d${c.int(5)}`), c.service)],
   ['createContainer', 16, (c) => c.send('POST', '/containers', { name: `c${c.int(CONTAINERS)}`, service: c.service }, c.service)],
-  ['createNested', 8, async (c) => {
-    const parent = c.seen.pick(c.rand);
-    if (parent) await c.send('POST', '/containers', { name: `n${c.int(NESTED)}`, service: parent.service, parent: { id: parent.id, type: 'container' } }, parent.service);
-  }],
+  [
+    'createNested',
+    8,
+    async (c) => {
+      const parent = c.seen.pick(c.rand);
+      if (parent) await c.send('POST', '/containers', { name: `n${c.int(NESTED)}`, service: parent.service, parent: { id: parent.id, type: 'container' } }, parent.service);
+    },
+  ],
   ['upsertContainer', 10, (c) => c.send('PUT', '/containers', { name: `c${c.int(CONTAINERS)}`, service: c.service, description: `d${c.int(5)}` }, c.service)],
-  ['bulkUpsert', 2, (c) => c.send('PUT', '/containers/bulk', [0, 1, 2].map(() => ({ name: `c${c.int(CONTAINERS)}`, service: c.service, description: `b${c.int(3)}` })), c.service)],
+  [
+    'bulkUpsert',
+    2,
+    (c) =>
+      c.send(
+        'PUT',
+        '/containers/bulk',
+        [0, 1, 2].map(() => ({ name: `c${c.int(CONTAINERS)}`, service: c.service, description: `b${c.int(3)}` })),
+        c.service,
+      ),
+  ],
   ['softDelete', 8, (c) => c.onContainer((k) => c.send('DELETE', `/containers/${k.id}?recursive=${c.rand() < 0.5}`, undefined, k.service))],
   ['restore', 8, (c) => c.onContainer((k) => c.send('PUT', '/containers/restore', { id: k.id }, k.service))],
   ['hardDelete', 3, (c) => c.onContainer((k) => c.send('DELETE', `/containers/${k.id}?hardDelete=true&recursive=${c.rand() < 0.7}`, undefined, k.service))],
   ['recursiveSoftDeleteService', 2, (c) => c.send('DELETE', `/services/storageServices/name/${c.service}?recursive=true`, undefined, c.service)],
-  ['restoreService', 4, async (c) => {
-    const id = c.seen.services.get(c.service);
-    if (id) await c.send('PUT', '/services/storageServices/restore', { id }, c.service);
-  }],
+  [
+    'restoreService',
+    4,
+    async (c) => {
+      const id = c.seen.services.get(c.service);
+      if (id) await c.send('PUT', '/services/storageServices/restore', { id }, c.service);
+    },
+  ],
   ['recursiveHardDeleteService', 1, (c) => c.hardDeleteService(c.service)],
   ['follow', 8, (c) => c.onContainer((k) => c.send('PUT', `/containers/${k.id}/followers`, c.fan.id, k.service, c.fan.auth))],
   ['unfollow', 4, (c) => c.onContainer((k) => c.send('DELETE', `/containers/${k.id}/followers/${c.fan.id}`, undefined, k.service, c.fan.auth))],
@@ -152,7 +170,12 @@ class Client {
     let status: number;
     let text: string;
     try {
-      const res = await fetch(`${this.target.baseUrl}/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+      const res = await fetch(`${this.target.baseUrl}/v1${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
       status = res.status;
       text = await res.text();
     } catch (err) {

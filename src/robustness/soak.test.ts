@@ -14,8 +14,22 @@ describe('the soak, run briefly', () => {
     expect(r.entitiesAtEnd).toBe(r.entitiesAfterWarmup);
     // Every kind of operation ran, and the clients did race (409s and 404s are expected answers).
     expect(Object.keys(r.stats.ops).sort()).toEqual([
-      'bulkUpsert', 'createContainer', 'createNested', 'createService', 'follow', 'hardDelete', 'read', 'recursiveHardDeleteService',
-      'recursiveSoftDeleteService', 'restore', 'restoreService', 'softDelete', 'unfollow', 'upsertContainer', 'upsertService', 'vote',
+      'bulkUpsert',
+      'createContainer',
+      'createNested',
+      'createService',
+      'follow',
+      'hardDelete',
+      'read',
+      'recursiveHardDeleteService',
+      'recursiveSoftDeleteService',
+      'restore',
+      'restoreService',
+      'softDelete',
+      'unfollow',
+      'upsertContainer',
+      'upsertService',
+      'vote',
     ]);
     expect(r.stats.statuses[201]).toBeGreaterThan(0);
   }, 60_000);

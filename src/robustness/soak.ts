@@ -93,7 +93,9 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
         check('under load');
         nextCheck = Date.now() + 5000;
       }
-      log(`soak: ${Math.round((Date.now() - started) / 1000)} s, ${stats.requests} requests, ${stats.serverErrors} 5xx, ${[...server.ctx.store.all()].length} entities, RSS ${(process.memoryUsage().rss / MB).toFixed(0)} MB`);
+      log(
+        `soak: ${Math.round((Date.now() - started) / 1000)} s, ${stats.requests} requests, ${stats.serverErrors} 5xx, ${[...server.ctx.store.all()].length} entities, RSS ${(process.memoryUsage().rss / MB).toFixed(0)} MB`,
+      );
     }, 10_000);
     try {
       await runLoad(target, stats, { clients: opts.clients, seed: opts.seed + 1, until: () => Date.now() >= end });
@@ -112,13 +114,19 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
       ok &&= pass;
       verdicts.push(`${pass ? 'PASS' : 'FAIL'} ${text}`);
     };
-    verdict(stats.serverErrors === 0 && stats.transportErrors === 0, `no 5xx and no dropped request (${stats.serverErrors} 5xx, ${stats.transportErrors} dropped of ${stats.requests})`);
+    verdict(
+      stats.serverErrors === 0 && stats.transportErrors === 0,
+      `no 5xx and no dropped request (${stats.serverErrors} 5xx, ${stats.transportErrors} dropped of ${stats.requests})`,
+    );
     verdict(integrity.size === 0, `store integrity under load and at the end (${integrity.size} problem(s))`);
     verdict(entitiesAtEnd === entitiesAfterWarmup, `entity count back to its warm-up value (${entitiesAfterWarmup} → ${entitiesAtEnd})`);
     const memory = before && after ? { rssBefore: before.rss, rssAfter: after.rss, heapBefore: before.heap, heapAfter: after.heap } : undefined;
     if (memory) {
       const growth = memory.rssAfter - memory.rssBefore;
-      verdict(growth <= opts.rssBoundMb, `RSS after GC within ${opts.rssBoundMb} MB of the warm-up value (${memory.rssBefore.toFixed(1)} → ${memory.rssAfter.toFixed(1)} MB, ${growth >= 0 ? '+' : ''}${growth.toFixed(1)}; heap ${memory.heapBefore.toFixed(1)} → ${memory.heapAfter.toFixed(1)} MB)`);
+      verdict(
+        growth <= opts.rssBoundMb,
+        `RSS after GC within ${opts.rssBoundMb} MB of the warm-up value (${memory.rssBefore.toFixed(1)} → ${memory.rssAfter.toFixed(1)} MB, ${growth >= 0 ? '+' : ''}${growth.toFixed(1)}; heap ${memory.heapBefore.toFixed(1)} → ${memory.heapAfter.toFixed(1)} MB)`,
+      );
       const heap = memory.heapAfter - memory.heapBefore;
       verdict(heap <= opts.heapBoundMb, `V8 heap after GC within ${opts.heapBoundMb} MB of the warm-up value (${heap >= 0 ? '+' : ''}${heap.toFixed(1)} MB)`);
     } else verdicts.push('SKIP RSS bound: run with node --expose-gc (npm run soak does)');
@@ -156,7 +164,16 @@ Exit status 0 when every check passes, else 1.
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { help: { type: 'boolean', short: 'h' }, duration: { type: 'string' }, warmup: { type: 'string' }, clients: { type: 'string' }, seed: { type: 'string' }, 'rss-bound-mb': { type: 'string' }, 'heap-bound-mb': { type: 'string' }, 'kill-rounds': { type: 'string' } },
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      clients: { type: 'string' },
+      seed: { type: 'string' },
+      'rss-bound-mb': { type: 'string' },
+      'heap-bound-mb': { type: 'string' },
+      'kill-rounds': { type: 'string' },
+    },
   });
   if (values.help) {
     process.stdout.write(USAGE);
@@ -173,10 +190,13 @@ async function main(): Promise<number> {
     log: (line) => process.stdout.write(`${line}\n`),
   };
   // A watchdog: the soak stops by itself even if something hangs.
-  setTimeout(() => {
-    process.stderr.write('soak: did not finish in time (watchdog)\n');
-    process.exit(1);
-  }, (opts.durationS + opts.warmupS + 120) * 1000).unref();
+  setTimeout(
+    () => {
+      process.stderr.write('soak: did not finish in time (watchdog)\n');
+      process.exit(1);
+    },
+    (opts.durationS + opts.warmupS + 120) * 1000,
+  ).unref();
   const r = await runSoak(opts);
   const s = r.stats;
   process.stdout.write(`\nrequests: ${s.requests}\nstatuses: ${JSON.stringify(s.statuses)}\noperations: ${JSON.stringify(s.ops)}\n`);

@@ -27,15 +27,31 @@ beforeAll(async () => {
   // validators of every operation would dominate the run time.
   catalog = await createApp({ validateResponses: false, log: () => {} });
   // The first request of a token's user creates that user; do it before any state is compared.
-  for (const [role, user] of [['DataConsumer', 'consumer'], ['DataSteward', 'steward']] as const) {
-    await request(catalog.app).get('/api/v1/containers').set('Authorization', await bearer(role, user)).expect(200);
+  for (const [role, user] of [
+    ['DataConsumer', 'consumer'],
+    ['DataSteward', 'steward'],
+  ] as const) {
+    await request(catalog.app)
+      .get('/api/v1/containers')
+      .set('Authorization', await bearer(role, user))
+      .expect(200);
   }
 });
 
-const PATH_VALUES: Record<string, string> = { id: '6f1e0000-0000-4000-8000-0000000000a1', userId: '6f1e0000-0000-4000-8000-0000000000a2', fqn: 'svc.thing', version: '0.1', timestamp: '1700000000000' };
+const PATH_VALUES: Record<string, string> = {
+  id: '6f1e0000-0000-4000-8000-0000000000a1',
+  userId: '6f1e0000-0000-4000-8000-0000000000a2',
+  fqn: 'svc.thing',
+  version: '0.1',
+  timestamp: '1700000000000',
+};
 
 async function send(op: Operation, authorization: string) {
-  const query = Object.fromEntries(op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, p.schema.format === 'uuid' ? PATH_VALUES.id! : Array.isArray(p.schema.enum) ? String(p.schema.enum[0]) : p.name === 'entityType' ? 'table' : 'x']));
+  const query = Object.fromEntries(
+    op.parameters
+      .filter((p) => p.in === 'query' && p.required)
+      .map((p) => [p.name, p.schema.format === 'uuid' ? PATH_VALUES.id! : Array.isArray(p.schema.enum) ? String(p.schema.enum[0]) : p.name === 'entityType' ? 'table' : 'x']),
+  );
   let test = request(catalog.app)[op.method](fillPath(op.path, PATH_VALUES)).query(query).set('Authorization', authorization);
   const body = minimalBody(document, op.body);
   if (body) test = test.set('Content-Type', body.type).send(JSON.stringify(body.value));

@@ -26,7 +26,8 @@ function minimalValue(doc: OpenApiDocument, raw: unknown, depth = 0): unknown {
       if (schema.format === 'date-time') return '2024-01-01T00:00:00Z';
       if (schema.format === 'email') return 'x@example.com';
       if (schema.format === 'uri') return 'http://127.0.0.1/x';
-      if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test('x')) return PATTERN_VALUES.find((v) => new RegExp(schema.pattern as string, 'u').test(v)) ?? 'x';
+      if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test('x'))
+        return PATTERN_VALUES.find((v) => new RegExp(schema.pattern as string, 'u').test(v)) ?? 'x';
       return 'x'.repeat(Math.max(1, Number(schema.minLength ?? 1)));
     case 'integer':
     case 'number':

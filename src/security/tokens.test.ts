@@ -18,7 +18,9 @@ const claims = { roles: ['Admin'] };
 
 async function expect401(catalog: CatalogApp, authorization: string | undefined): Promise<string> {
   const before = storeDump(catalog.ctx);
-  let test = request(catalog.app).post(LIST).send({ name: 'never', serviceType: 'CustomStorage', connection: { config: { type: 'CustomStorage' } } });
+  let test = request(catalog.app)
+    .post(LIST)
+    .send({ name: 'never', serviceType: 'CustomStorage', connection: { config: { type: 'CustomStorage' } } });
   if (authorization !== undefined) test = test.set('Authorization', authorization);
   const res = await test;
   const { message } = expectErrorShape(res, 401);
@@ -35,7 +37,10 @@ describe('with the development key (the default)', () => {
   });
 
   it('accepts a token signed with the development key (the baseline the attacks below vary)', async () => {
-    await request(catalog.app).get(LIST).set('Authorization', `Bearer ${await signToken({ user: 'alice' })}`).expect(200);
+    await request(catalog.app)
+      .get(LIST)
+      .set('Authorization', `Bearer ${await signToken({ user: 'alice' })}`)
+      .expect(200);
   });
 
   it.each([
@@ -43,7 +48,11 @@ describe('with the development key (the default)', () => {
     // A header in another form says what to send instead (src/http/authenticate.ts).
     ['"Bearer" with nothing after it', 'Bearer', 'Not Authorized! Token not present: expected "Authorization: Bearer <token>", got "Bearer" without a token'],
     ['"Bearer " and spaces', 'Bearer    ', 'Not Authorized! Token not present: expected "Authorization: Bearer <token>", got "Bearer" without a token'],
-    ['a bare token without "Bearer "', 'eyJhbGciOiJIUzI1NiJ9.e30.sig', 'Not Authorized! Token not present: expected "Authorization: Bearer <token>", got a value without the "Bearer " prefix'],
+    [
+      'a bare token without "Bearer "',
+      'eyJhbGciOiJIUzI1NiJ9.e30.sig',
+      'Not Authorized! Token not present: expected "Authorization: Bearer <token>", got a value without the "Bearer " prefix',
+    ],
     ['another scheme (Basic)', 'Basic YWRtaW46YWRtaW4=', 'Not Authorized! Token not present: expected "Authorization: Bearer <token>", got the Basic scheme'],
     ['two tokens', 'Bearer a.b.c d.e.f', 'Not Authorized! Token not present: expected "Authorization: Bearer <token>", got more than one value after "Bearer"'],
   ])('%s is 401', async (_label, header, message) => {
@@ -77,22 +86,39 @@ describe('with the development key (the default)', () => {
   });
 
   it('an expired token is 401 "Expired token!"', async () => {
-    const token = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject('admin').setIssuedAt(now() - 7200).setExpirationTime(now() - 3600).sign(key(DEVELOPMENT_SECRET));
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('admin')
+      .setIssuedAt(now() - 7200)
+      .setExpirationTime(now() - 3600)
+      .sign(key(DEVELOPMENT_SECRET));
     expect(await expect401(catalog, `Bearer ${token}`)).toBe('Expired token!');
   });
 
   it('a token that is not yet valid (nbf in the future) is 401', async () => {
-    const token = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject('admin').setNotBefore(now() + 3600).setExpirationTime(now() + 7200).sign(key(DEVELOPMENT_SECRET));
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('admin')
+      .setNotBefore(now() + 3600)
+      .setExpirationTime(now() + 7200)
+      .sign(key(DEVELOPMENT_SECRET));
     expect(await expect401(catalog, `Bearer ${token}`)).toMatch(/^Not Authorized! .*nbf/);
   });
 
   it('a token without a subject is 401', async () => {
-    const token = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(now() + 3600).sign(key(DEVELOPMENT_SECRET));
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(now() + 3600)
+      .sign(key(DEVELOPMENT_SECRET));
     expect(await expect401(catalog, `Bearer ${token}`)).toBe('Not Authorized! Token has no subject');
   });
 
   it('a token signed with HS512 by the same key is accepted, RS256-labelled HMAC is not', async () => {
-    const hs512 = await new SignJWT(claims).setProtectedHeader({ alg: 'HS512' }).setSubject('admin').setExpirationTime(now() + 3600).sign(key(DEVELOPMENT_SECRET));
+    const hs512 = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS512' })
+      .setSubject('admin')
+      .setExpirationTime(now() + 3600)
+      .sign(key(DEVELOPMENT_SECRET));
     await request(catalog.app).get(LIST).set('Authorization', `Bearer ${hs512}`).expect(200);
     const [, payload, signature] = hs512.split('.');
     const relabelled = `${Buffer.from(JSON.stringify({ alg: 'RS256' })).toString('base64url')}.${payload}.${signature}`;
@@ -116,14 +142,30 @@ describe('with a configured public key (RS256)', () => {
     catalog = await createApp({ auth: { publicKey: pem, issuer: 'https://idp.example', audience: 'catalog-kit' }, log: () => {} });
   });
   const rs256 = (edit: (jwt: SignJWT) => SignJWT = (j) => j) =>
-    edit(new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).setSubject('carol').setIssuer('https://idp.example').setAudience('catalog-kit').setExpirationTime(now() + 3600)).sign(privateKey);
+    edit(
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256' })
+        .setSubject('carol')
+        .setIssuer('https://idp.example')
+        .setAudience('catalog-kit')
+        .setExpirationTime(now() + 3600),
+    ).sign(privateKey);
 
   it('accepts a token signed with the matching private key, issuer and audience', async () => {
-    await request(catalog.app).get(LIST).set('Authorization', `Bearer ${await rs256()}`).expect(200);
+    await request(catalog.app)
+      .get(LIST)
+      .set('Authorization', `Bearer ${await rs256()}`)
+      .expect(200);
   });
 
   it('refuses an HS256 token signed with the public key as the HMAC secret (algorithm confusion)', async () => {
-    const token = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject('carol').setIssuer('https://idp.example').setAudience('catalog-kit').setExpirationTime(now() + 3600).sign(key(pem));
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('carol')
+      .setIssuer('https://idp.example')
+      .setAudience('catalog-kit')
+      .setExpirationTime(now() + 3600)
+      .sign(key(pem));
     expect(await expect401(catalog, `Bearer ${token}`)).toMatch(/^Not Authorized! .*alg/);
   });
 
@@ -133,7 +175,13 @@ describe('with a configured public key (RS256)', () => {
 
   it('refuses a token signed with another RSA key', async () => {
     const other = await generateKeyPair('RS256');
-    const token = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).setSubject('carol').setIssuer('https://idp.example').setAudience('catalog-kit').setExpirationTime(now() + 3600).sign(other.privateKey);
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256' })
+      .setSubject('carol')
+      .setIssuer('https://idp.example')
+      .setAudience('catalog-kit')
+      .setExpirationTime(now() + 3600)
+      .sign(other.privateKey);
     expect(await expect401(catalog, `Bearer ${token}`)).toBe('Not Authorized! signature verification failed');
   });
 
@@ -146,7 +194,11 @@ describe('with a configured public key (RS256)', () => {
   });
 
   it('refuses a token with no issuer or audience at all', async () => {
-    const token = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).setSubject('carol').setExpirationTime(now() + 3600).sign(privateKey);
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256' })
+      .setSubject('carol')
+      .setExpirationTime(now() + 3600)
+      .sign(privateKey);
     await expect401(catalog, `Bearer ${token}`);
   });
 
@@ -163,7 +215,10 @@ describe('with a configured secret', () => {
   it('refuses tokens signed with the development key', async () => {
     const catalog = await createApp({ auth: { secret: 'team-secret-team-secret-team-secret-0123' }, log: () => {} });
     await expect401(catalog, `Bearer ${await signToken({ user: 'admin' })}`);
-    await request(catalog.app).get(LIST).set('Authorization', `Bearer ${await signToken({ user: 'admin', secret: 'team-secret-team-secret-team-secret-0123' })}`).expect(200);
+    await request(catalog.app)
+      .get(LIST)
+      .set('Authorization', `Bearer ${await signToken({ user: 'admin', secret: 'team-secret-team-secret-team-secret-0123' })}`)
+      .expect(200);
   });
 });
 
@@ -175,7 +230,9 @@ describe('user names in valid tokens', () => {
   ])('a subject that cannot be a user name (%s) is refused without a 5xx or a hang', async (_label, user) => {
     const catalog = await createApp({ log: () => {} });
     const before = storeDump(catalog.ctx);
-    const res = await request(catalog.app).get(LIST).set('Authorization', `Bearer ${await signToken({ user })}`);
+    const res = await request(catalog.app)
+      .get(LIST)
+      .set('Authorization', `Bearer ${await signToken({ user })}`);
     expectErrorShape(res);
     expect(res.status).toBeLessThan(500);
     expect(storeDump(catalog.ctx)).toBe(before);

@@ -28,9 +28,10 @@ let proxy: FaultyProxy | undefined;
 let target: { baseUrl: string; token: string; restrictedToken: string };
 
 function startServer(extraArgs: string[] = [], track = true): Promise<{ baseUrl: string; token: string; restricted?: string; proc: ChildProcess }> {
-  const proc = OVERRIDE && track
-    ? spawn(OVERRIDE, { shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fixtures', 'none', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc =
+    OVERRIDE && track
+      ? spawn(OVERRIDE, { shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fixtures', 'none', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   if (track) child = proc;
   return new Promise((resolve, reject) => {
     let out = '';
@@ -113,10 +114,17 @@ describe('the conformance suite against the reference server behind the faulty p
   }, 400_000);
 
   describe('fails each rule with its fault on', () => {
-    it.each(Object.keys(FAULTS))('%s', async (rule) => {
-      const report = await withFault(rule, () => run({ rules: [rule], runs: 3 }));
-      expect(report.rules.map((r) => [r.id, r.status]), `the fault of ${rule} was not caught: ${explain(report)}`).toEqual([[rule, 'fail']]);
-    }, 60_000);
+    it.each(Object.keys(FAULTS))(
+      '%s',
+      async (rule) => {
+        const report = await withFault(rule, () => run({ rules: [rule], runs: 3 }));
+        expect(
+          report.rules.map((r) => [r.id, r.status]),
+          `the fault of ${rule} was not caught: ${explain(report)}`,
+        ).toEqual([[rule, 'fail']]);
+      },
+      60_000,
+    );
   });
 
   describe('the random model-based phase on its own', () => {
@@ -131,9 +139,7 @@ describe('the conformance suite against the reference server behind the faulty p
           expect(failure.steps.length, explain(report)).toBeLessThanOrEqual(4);
           const replay = await run({ rules: [rule], seed: failure.origin.seed, path: failure.origin.path });
           const again = replay.rules[0]?.failures[0];
-          expect(again?.origin.kind === 'random' && again.origin.commands.replace(/\/\*.*?\*\//g, ''), explain(replay)).toBe(
-            failure.origin.commands.replace(/\/\*.*?\*\//g, ''),
-          );
+          expect(again?.origin.kind === 'random' && again.origin.commands.replace(/\/\*.*?\*\//g, ''), explain(replay)).toBe(failure.origin.commands.replace(/\/\*.*?\*\//g, ''));
         });
       },
       120_000,
@@ -165,7 +171,10 @@ describe('the profiles (docs/behaviour.md "Profiles")', () => {
 
   it('the contract profile of the suite fails the hard-delete and error-shape rules against it', async () => {
     const report = await runConformance({ ...om!, seed: SEED, runs: 3, profile: 'contract', rules: ['hard-delete.status', 'errors.body-shape'] });
-    expect(report.rules.map((r) => [r.id, r.status]), explain(report)).toEqual([
+    expect(
+      report.rules.map((r) => [r.id, r.status]),
+      explain(report),
+    ).toEqual([
       ['hard-delete.status', 'fail'],
       ['errors.body-shape', 'fail'],
     ]);
