@@ -1,5 +1,5 @@
 /**
- * Who may do what (DESIGN.md "Authentication and roles"): Admin everything; DataSteward create and
+ * Who may do what (docs/behaviour.md "Authentication"): Admin everything; DataSteward create and
  * edit, no delete; DataConsumer read, follow and vote. An operation's permission comes from its
  * `x-permission` in the OpenAPI document, else from its method, so a new operation cannot forget it.
  */
@@ -30,7 +30,7 @@ export function allows(roles: readonly Role[], permission: Permission): boolean 
   return roles.some((role) => GRANTS[role].has(permission));
 }
 
-/** OpenMetadata's operation names in 403 messages (observed §2.5). */
+/** OpenMetadata's operation names in 403 messages (docs/behaviour.md "Authentication"). */
 export function operationName(method: string, permission: Permission): string {
   if (permission === 'delete') return 'Delete';
   if (permission === 'social') return 'EditFollowers';

@@ -136,8 +136,6 @@ export interface Kind {
   beforeCreate?(entity: Entity, ctx: CatalogContext): void;
   /** Checks before an entity is deleted, soft or hard; throws to refuse. */
   beforeDelete?(stored: StoredEntity, ctx: CatalogContext): void;
-  /** Called once an entity of this kind is removed for good: drops the data kept beside it. */
-  afterHardDelete?(stored: StoredEntity, ctx: CatalogContext): void;
   /**
    * The entities of this kind that cannot outlive `removed` (of any kind): when it is removed for
    * good they are removed too (a table's test cases and data contract go with the table).

@@ -25,11 +25,6 @@ function resultsOf(ctx: CatalogContext, contractId: string): readonly DataContra
   return ctx.store.getSide(RESULTS, contractId) ?? [];
 }
 
-/** Drops the contract's results (the store drops them too when the contract is removed). */
-export function dropContractResults(ctx: CatalogContext, contractId: string): void {
-  ctx.store.setSide(RESULTS, contractId, undefined);
-}
-
 /**
  * Contract "Data contracts" (add a result; docs/behaviour.md "Data contracts"): the id is generated when absent and
  * `dataContractFQN` is the contract's; a result with the same timestamp replaces the stored one.

@@ -1,6 +1,6 @@
 /**
- * What goes with an entity removed for good (docs/behaviour.md "Delete and restore"): the data its
- * kind keeps beside it (the kind's `afterHardDelete`), the entities that cannot outlive it (each
+ * What goes with an entity removed for good (docs/behaviour.md "Delete and restore"): the data kept
+ * beside it (the store drops its side data with it), the entities that cannot outlive it (each
  * kind's `dependentsOf`: the test cases whose entity link points at it, the data contract written
  * for it), so a hard delete never leaves one pointing at nothing; and, for an entity applied as a
  * label (a kind with a `labelSource`, a tag), its labels on the entities and columns that carried
@@ -14,12 +14,8 @@ import type { Entity, TagLabel } from './entity.ts';
 export function removeForGood(ctx: CatalogContext, removed: StoredEntity): void {
   ctx.store.remove(removed);
   const kind = ctx.kinds.of(removed.type);
-  kind.afterHardDelete?.(removed, ctx);
   const dependents = ctx.kinds.all.flatMap((dependentKind) => dependentKind.dependentsOf?.(removed, ctx) ?? []);
-  for (const dependent of dependents) {
-    ctx.store.remove(dependent);
-    ctx.kinds.of(dependent.type).afterHardDelete?.(dependent, ctx);
-  }
+  for (const dependent of dependents) ctx.store.remove(dependent);
   if (kind.labelSource !== undefined) dropLabels(ctx, removed.entity.fullyQualifiedName);
 }
 

@@ -162,7 +162,7 @@ export function applyChange(ctx: CatalogContext, def: Kind, stored: StoredEntity
   return true;
 }
 
-/** Observed §1.3: read-only attributes are kept as they were; `deleted` cannot be patched. */
+/** Read-only attributes are kept as they were; `deleted` cannot be patched (docs/behaviour.md "Patch"). */
 const PATCH_KEPT = [
   'id',
   'name',

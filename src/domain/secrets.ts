@@ -1,7 +1,7 @@
 /**
  * Service connection secrets (contract "Storage service": secret values inside `connection.config`
  * are masked with asterisks in responses, and a nested credentials object is returned with
- * `enabled: false`; observed §7.8: the mask is nine asterisks and a client that sends the mask
+ * `enabled: false`; docs/behaviour.md "Services": the mask is nine asterisks and a client that sends the mask
  * back keeps the stored secret).
  */
 export const SECRET_MASK = '*********';

@@ -39,11 +39,6 @@ const TABLE_PROFILES = sideSeries<TableProfile>({ ...side, field: 'tableProfiles
 const COLUMN_PROFILES = sideSeries<ColumnProfile>({ ...side, field: 'columnProfiles', schema: 'ColumnProfile' });
 const SYSTEM_PROFILES = sideSeries<SystemProfile>({ ...side, field: 'systemProfiles', schema: 'SystemProfile' });
 
-/** Drops the table's side data (the store drops it too when the table is removed). */
-export function dropTableData(ctx: CatalogContext, tableId: string): void {
-  for (const area of [PROFILER_CONFIG, SAMPLE_DATA, TABLE_PROFILES, COLUMN_PROFILES, SYSTEM_PROFILES] as const) ctx.store.setSide<unknown>(area, tableId, undefined);
-}
-
 type ColumnLike = { name: string; dataType: string };
 
 export function columnsOf(table: Entity): ColumnLike[] {

@@ -36,8 +36,3 @@ export function latestTestCaseResult(ctx: CatalogContext, testCaseId: string): T
 export function listTestCaseResults(ctx: CatalogContext, testCaseId: string, range: TimeRange): { data: TestCaseResult[]; paging: Paging } {
   return timeRange(ctx.store.getSide(RESULTS, testCaseId) ?? [], range);
 }
-
-/** Drops the test case's results (the store drops them too when the test case is removed). */
-export function dropTestCaseResults(ctx: CatalogContext, testCaseId: string): void {
-  ctx.store.setSide(RESULTS, testCaseId, undefined);
-}

@@ -60,7 +60,7 @@ interface ColumnLike {
   scale?: unknown;
 }
 
-/** Observed §3: a removed column, a changed type, or a shorter length / precision / scale is major. */
+/** A removed column, a changed type, or a shorter length / precision / scale is major (docs/behaviour.md "Versions"). */
 export function columnsChangeIsMajor(before: unknown, after: unknown): boolean {
   const oldCols = Array.isArray(before) ? (before as ColumnLike[]) : [];
   const newCols = new Map((Array.isArray(after) ? (after as ColumnLike[]) : []).map((c) => [c.name, c]));

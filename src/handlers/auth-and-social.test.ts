@@ -1,7 +1,7 @@
 /**
- * Authentication and roles on the lifecycle routes (contract "Authentication"; DESIGN.md
- * "Authentication and roles") and the basics of followers and votes (contract "Followers and
- * votes"; observed §1.6–1.7): they never change the version.
+ * Authentication and roles on the lifecycle routes (contract "Authentication"; docs/behaviour.md
+ * "Authentication") and the basics of followers and votes (contract "Followers and votes";
+ * docs/behaviour.md "Followers and votes"): they never change the version.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api, Body } from './lifecycle-test-kit.ts';

@@ -18,7 +18,7 @@ async function classification(extra: Record<string, unknown> = {}, tags = ['a', 
 
 const label = (tagFQN: string) => ({ tagFQN, source: 'Classification', labelType: 'Manual', state: 'Confirmed' });
 
-describe('POST and PUT classifications (contract "Classification"; observed §10)', () => {
+describe('POST and PUT classifications (contract "Classification"; docs/behaviour.md "Classifications and tags")', () => {
   it('defaults: mutuallyExclusive false, provider user, version 0.1, FQN = name', async () => {
     const res = await c.post('/v1/classifications', { name: 'Plain' }).expect(201);
     expect(res.body).toMatchObject({ name: 'Plain', fullyQualifiedName: 'Plain', mutuallyExclusive: false, provider: 'user', version: 0.1, deleted: false });
@@ -40,7 +40,7 @@ describe('POST and PUT classifications (contract "Classification"; observed §10
     expect(same.body.version).toBe(0.2);
   });
 
-  it('mutuallyExclusive cannot be changed after creation: a PUT with another value keeps it (observed §10)', async () => {
+  it('mutuallyExclusive cannot be changed after creation: a PUT with another value keeps it (docs/behaviour.md "Classifications and tags")', async () => {
     await c.put('/v1/classifications', { name: 'Fixed', mutuallyExclusive: true }).expect(201);
     const res = await c.put('/v1/classifications', { name: 'Fixed', mutuallyExclusive: false }).expect(200);
     expect(res.body.mutuallyExclusive).toBe(true);
@@ -48,7 +48,7 @@ describe('POST and PUT classifications (contract "Classification"; observed §10
   });
 });
 
-describe('tags in classifications (observed §10)', () => {
+describe('tags in classifications (docs/behaviour.md "Classifications and tags")', () => {
   it('a tag FQN is <classification>.<tag>, a nested one <classification>.<parent>.<child>; ?parent lists them', async () => {
     const k = await classification({}, []);
     const tag = await c.post('/v1/tags', { name: 'Sensitive', classification: k.name }).expect(201);
@@ -64,7 +64,7 @@ describe('tags in classifications (observed §10)', () => {
   });
 });
 
-describe('applying tags to entities (observed §7.3, §10)', () => {
+describe('applying tags to entities (docs/behaviour.md "Classifications and tags")', () => {
   it('tags of a non-exclusive classification can be applied together; labels are completed', async () => {
     const k = await classification();
     const t = await createTable(c, undefined, undefined, { tags: [{ tagFQN: `${k.name}.a` }, { tagFQN: `${k.name}.b` }] });
@@ -98,7 +98,7 @@ describe('applying tags to entities (observed §7.3, §10)', () => {
     expect(kept.body.version).toBe(0.1);
   });
 
-  it('a PUT that merges a second exclusive tag into the stored one is 400 (PUT merges tags, observed §7.10)', async () => {
+  it('a PUT that merges a second exclusive tag into the stored one is 400 (PUT merges tags, docs/behaviour.md "Upsert")', async () => {
     const k = await classification({ mutuallyExclusive: true });
     const t = await createTable(c, undefined, undefined, { tags: [label(`${k.name}.a`)] });
     await c.put('/v1/tables', { name: t.name, databaseSchema: 'svc.db.sch', columns: t.body.columns, tags: [label(`${k.name}.b`)] }).expect(400);
@@ -112,7 +112,7 @@ describe('applying tags to entities (observed §7.3, §10)', () => {
   });
 });
 
-describe('deleting classifications (observed §4, §10)', () => {
+describe('deleting classifications (docs/behaviour.md "Recursive delete", "Classifications and tags")', () => {
   it('a system classification cannot be deleted, soft or hard (400), and stays', async () => {
     const k = await classification({ provider: 'system' }, []);
     const soft = await c.del(`/v1/classifications/${k.id}`).expect(400);
@@ -131,7 +131,7 @@ describe('deleting classifications (observed §4, §10)', () => {
   });
 });
 
-describe('roles (DESIGN.md "Authentication and roles")', () => {
+describe('roles (docs/behaviour.md "Authentication")', () => {
   it('401 without a token; DataConsumer 403 on create and update; DataSteward 403 on delete', async () => {
     const k = await classification();
     await c.post('/v1/classifications', { name: 'Denied' }, '').expect(401);

@@ -195,7 +195,7 @@ describe('PUT upserts by FQN: 201 created, 200 updated (+0.1), 200 unchanged; ne
       expect(deleted.body.version).toBe(0.2);
       const res = await api.put(v1(kindCase.collection), { ...scope.request(String(entity.name)), description: 'back again' });
       expect(res.status).toBe(200);
-      // Restore +0.1 (0.3), then the update +0.1 (observed §1.2, §4).
+      // Restore +0.1 (0.3), then the update +0.1 (docs/behaviour.md "Upsert", "Restore").
       expect(res.body).toMatchObject({ id: entity.id, deleted: false, version: 0.4, description: 'back again' });
       const got = await api.get(v1(kindCase.collection, `/${String(entity.id)}`));
       expect(got.status).toBe(200);
@@ -215,7 +215,7 @@ describe('PUT upserts by FQN: 201 created, 200 updated (+0.1), 200 unchanged; ne
     expect(child.body).toMatchObject({ deleted: false, version: 0.3 });
   });
 
-  it('PUT tags merges: a tag once applied stays when a later PUT omits it (observed §7.10)', async () => {
+  it('PUT tags merges: a tag once applied stays when a later PUT omits it (docs/behaviour.md "Upsert")', async () => {
     const cls = await api.create('classifications', { name: api.unique('pii'), description: 'p' });
     const tag = await api.create('tags', { name: 'email', classification: cls.fullyQualifiedName, description: 't' });
     const scope = await kind('dashboard').scope(api);
@@ -228,7 +228,7 @@ describe('PUT upserts by FQN: 201 created, 200 updated (+0.1), 200 unchanged; ne
   });
 });
 
-describe('PUT /bulk creates or updates each item and reports each invalid one (contract "Create" rule 4; observed §1.8)', () => {
+describe('PUT /bulk creates or updates each item and reports each invalid one (contract "Create" rule 4; docs/behaviour.md "Bulk upsert")', () => {
   it.each(['storageService', 'container', 'dashboard', 'database', 'table', 'mlmodel', 'classification'].map((t) => [t, kind(t)] as const))(
     'PUT %s/bulk with new, changed and invalid items answers 200 partialSuccess with per-item results',
     async (_type, kindCase) => {

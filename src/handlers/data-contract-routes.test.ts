@@ -31,7 +31,7 @@ async function contract(cat: TestCatalog, t: TableFixture, extra: Record<string,
   return res.body;
 }
 
-describe('one contract per entity (observed §8.1)', () => {
+describe('one contract per entity (docs/behaviour.md "Data contracts")', () => {
   it('the FQN is <entityFQN>.dataContract_<name>, version 0.1; a second contract on the entity is 400', async () => {
     const t = await createTable(c);
     const first = await contract(c, t);
@@ -42,7 +42,7 @@ describe('one contract per entity (observed §8.1)', () => {
   });
 });
 
-describe('GET /v1/dataContracts/entity (observed §8.1)', () => {
+describe('GET /v1/dataContracts/entity (docs/behaviour.md "Data contracts")', () => {
   it('returns the contract of the entity; 404 for an entity without one and for an unknown entity', async () => {
     const t = await createTable(c);
     const bare = await createTable(c);
@@ -205,7 +205,7 @@ describe('POST /v1/dataContracts/entity/validate (contract "Data contracts")', (
   });
 });
 
-describe('validation results (contract "Data contracts", "Limits"; observed §8.3)', () => {
+describe('validation results (contract "Data contracts", "Limits"; docs/behaviour.md "Data contracts")', () => {
   const result = (timestamp: number, status = 'Success') => ({ timestamp, contractExecutionStatus: status, dataContractFQN: 'ignored' });
 
   it('PUT: 200 and a new latestResult (+0.1) when newest; 201 and no version change when older', async () => {
@@ -288,7 +288,7 @@ describe('validation results (contract "Data contracts", "Limits"; observed §8.
   });
 });
 
-describe('roles (DESIGN.md "Authentication and roles"; contract "Errors" 401, 403)', () => {
+describe('roles (docs/behaviour.md "Authentication"; contract "Errors" 401, 403)', () => {
   it('401 without a token, 403 for a DataConsumer on writes and a DataSteward on deletes', async () => {
     const t = await createTable(c);
     const made = await contract(c, t);

@@ -1,5 +1,5 @@
 /**
- * Data contract routes beyond the generic CRUD (contract "Data contracts"; observed §8.1, §8.3):
+ * Data contract routes beyond the generic CRUD (contract "Data contracts"; docs/behaviour.md "Data contracts"):
  * the contract of an entity, validation by id and by entity, and the validation results.
  * Registered before the generic entity routes (`/dataContracts/entity` is not an id).
  */
@@ -41,7 +41,7 @@ export function mountDataContractRoutes(router: OperationRoutes, ctx: CatalogCon
     return stored;
   };
 
-  // Observed §8.1, Appendix B §2.10: the entity's own contract, else one inherited from a data product.
+  // The entity's own contract, else one inherited from a data product (docs/behaviour.md "Data contracts"; `ui/rest/contractAPI.ts`).
   router.get(`${prefix}/entity`, (req, res) => {
     const entity = target(req);
     const fields = parseFields(ctx, CONTRACT, queryValue(req, 'fields'));
@@ -72,14 +72,14 @@ export function mountDataContractRoutes(router: OperationRoutes, ctx: CatalogCon
     res.json(listContractResults(ctx, stored.entity.id, range));
   });
 
-  // Observed §8.3: 200 (entityUpdated) when it becomes the latest, 201 (entityCreated) when older.
+  // 200 (entityUpdated) when it becomes the latest, 201 (entityCreated) when older (docs/behaviour.md "Data contracts").
   router.put(`${prefix}/:id/results`, (req, res) => {
     const { result, isLatest } = addContractResult(ctx, contract(req), req.body as CreateDataContractResult, user(res));
     changeHeader(res, isLatest ? 'entityUpdated' : 'entityCreated');
     res.status(isLatest ? 200 : 201).json(result);
   });
 
-  // Contract: the most recent result; none → 404 (contract) or 204 (observed §8.3).
+  // Contract: the most recent result; none → 404 (contract) or 204 (OpenMetadata; docs/behaviour.md "Data contracts").
   router.get(`${prefix}/:id/results/latest`, (req, res) => {
     const stored = contract(req);
     const latest = latestContractResult(ctx, stored.entity.id);
@@ -88,7 +88,7 @@ export function mountDataContractRoutes(router: OperationRoutes, ctx: CatalogCon
     throw new ApiError(404, `Data contract ${stored.entity.fullyQualifiedName} does not have a latest result defined`);
   });
 
-  // Observed §8.3: both deletes answer 200 with an empty body.
+  // Both deletes answer 200 with an empty body (docs/behaviour.md "Data contracts").
   router.delete(`${prefix}/:id/results/before/:timestamp`, (req, res) => {
     deleteContractResultsBefore(ctx, contract(req), Number(pathParam(req, 'timestamp')), user(res));
     res.status(200).end();

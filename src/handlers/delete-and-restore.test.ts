@@ -1,7 +1,8 @@
 /**
- * Issue 3 item 3, the delete rules: soft and hard delete by id and by name, recursive delete of a
- * subtree, restore (contract "States and transitions" and "Delete and restore"; observed §1.4,
- * §1.5, §4), on all 9 delete/restore prefixes of the contract and the other parents.
+ * The delete rules: soft and hard delete by id and by name, recursive delete of a subtree, restore
+ * (contract "States and transitions" and "Delete and restore"; docs/behaviour.md "Delete",
+ * "Recursive delete", "Restore"), on all 9 delete/restore prefixes of the contract and the other
+ * parents.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api, Body, KindCase } from './lifecycle-test-kit.ts';
@@ -220,7 +221,7 @@ describe('a parent with children is deleted only with recursive=true, and then w
     expect((await api.get(v1('containers', `/${String(gone.id)}?include=all`))).body).toMatchObject({ deleted: true, version: 0.2 });
   });
 
-  it('a parent whose only child is soft-deleted still needs recursive (observed §4: children counted with include=all)', async () => {
+  it('a parent whose only child is soft-deleted still needs recursive (children counted with include=all, docs/behaviour.md "Recursive delete")', async () => {
     const { entity: coll } = await createOne(api, kind('apiCollection'));
     const endpoint = await api.create('apiEndpoints', { name: 'e', apiCollection: coll.fullyQualifiedName, endpointURL: 'https://x.example/e' });
     await api.delete(v1('apiEndpoints', `/${String(endpoint.id)}`)).expect(200);

@@ -1,5 +1,5 @@
 /**
- * Test support for the lifecycle tests (issue 3 item 6): one app per test file, an authenticated
+ * Test support for the lifecycle tests: one app per test file, an authenticated
  * request helper, unique names, and a table of entity kinds — each row knows how to build the
  * parents a new entity needs through the API — so that a generic rule is asserted for many kinds.
  * Used only by `*.test.ts` files.
@@ -244,7 +244,7 @@ export async function createOne(api: Api, kindCase: KindCase, extra: Body = {}):
   return { entity, scope };
 }
 
-/** The error body every failure has (DESIGN.md "Errors", profile `contract`). */
+/** The error body every failure has (docs/behaviour.md "Errors", profile `contract`). */
 export function expectError(res: Response, status: number, errorType: string, message: string | RegExp): void {
   const body = res.body as Body;
   const ok =

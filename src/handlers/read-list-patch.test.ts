@@ -1,7 +1,8 @@
 /**
- * Issue 3 item 3, the read and edit rules: GET by id and by name with `fields` and `include`,
+ * The read and edit rules: GET by id and by name with `fields` and `include`,
  * lists with `limit`, `before` / `after`, `paging.total` and the per-kind filters, PATCH with JSON
- * Patch, and version history (observed §1.3, §1.9, §2.3, §5.1–5.3, §7.9).
+ * Patch, and version history (docs/behaviour.md "Reading", "Listing", "Patch", "Versions", "Errors",
+ * "Containers").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api, Body, KindCase } from './lifecycle-test-kit.ts';

@@ -76,7 +76,7 @@ describe('followers, profile contract (contract "Followers and votes")', () => {
   });
 });
 
-describe('followers, profile openmetadata (observed §1.6)', () => {
+describe('followers, profile openmetadata (docs/behaviour.md "Followers and votes")', () => {
   it('PUT answers a ChangeEvent whose fieldsAdded[0].newValue lists user references; DELETE fieldsDeleted[0].oldValue', async () => {
     const t = await createTable(om);
     const { admin } = ids.get(om)!;

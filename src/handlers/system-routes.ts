@@ -1,5 +1,5 @@
 /**
- * The two calls a web UI makes at start-up (issue 6 "The endpoints a UI calls at start-up"):
+ * The two calls a web UI makes at start-up (docs/behaviour.md "System", "Authentication"):
  * `GET /v1/system/version` (OpenMetadata's `CatalogVersion`) and `GET /v1/users/loggedInUser`.
  * Mounted before the generic routes, so `loggedInUser` is not taken for a user id.
  */

@@ -79,9 +79,49 @@ describe('profiler config, profile contract (contract "Table profiler")', () => 
     await c.get(`/v1/tables/${again.id}/profilerConfig`).expect(404);
     await c.get(`/v1/tables/${t.id}/profilerConfig`).expect(404);
   });
+
+  it("a hard delete leaves no side data behind: the table's, its test case's results, its contract's results", async () => {
+    const ts = T0 + 1000;
+    await c.put(`/v1/tables/${t.id}/profilerConfig`, CONFIG).expect(200);
+    await c.put(`/v1/tables/${t.id}/sampleData`, { columns: ['amount'], rows: [[1]] }).expect(200);
+    await c
+      .put(`/v1/tables/${t.id}/tableProfile`, {
+        tableProfile: { timestamp: ts, rowCount: 1 },
+        columnProfile: [{ name: 'amount', timestamp: ts, min: 1 }],
+        systemProfile: [{ timestamp: ts, operation: 'INSERT', rowsAffected: 1 }],
+      })
+      .expect(200);
+    expect((await c.put('/v1/dataQuality/testDefinitions', { name: 'tableRowCountToBeBetween', entityType: 'TABLE', testPlatforms: ['OpenMetadata'] })).status).toBeLessThan(300);
+    const testCase = (await c.post('/v1/dataQuality/testCases', { name: 'rows', entityLink: `<#E::table::${t.fqn}>`, testDefinition: 'tableRowCountToBeBetween' }).expect(201))
+      .body;
+    await c.put(`/v1/dataQuality/testCases/testCaseResults/${encodeURIComponent(String(testCase.fullyQualifiedName))}`, { timestamp: ts, testCaseStatus: 'Success' }).expect(200);
+    const contract = (await c.post('/v1/dataContracts', { name: 'c', entity: { id: t.id, type: 'table' } }).expect(201)).body;
+    await c.put(`/v1/dataContracts/${String(contract.id)}/results`, { timestamp: ts, contractExecutionStatus: 'Success' }).expect(200);
+
+    const ids = new Set([t.id, String(testCase.id), String(contract.id)]);
+    const held = () =>
+      [...c.ctx.store.sideEntries()]
+        .filter((e) => ids.has(e.id))
+        .map((e) => e.area.key)
+        .sort();
+    expect(held()).toEqual([
+      'contractResults',
+      'tables.columnProfiles',
+      'tables.profilerConfig',
+      'tables.sampleData',
+      'tables.systemProfiles',
+      'tables.tableProfiles',
+      'testCaseResults',
+    ]);
+
+    await c.del(`/v1/tables/${t.id}?hardDelete=true`).expect(204);
+    expect(held()).toEqual([]);
+    await c.get(`/v1/dataQuality/testCases/${String(testCase.id)}?include=all`).expect(404);
+    await c.get(`/v1/dataContracts/${String(contract.id)}?include=all`).expect(404);
+  });
 });
 
-describe('profiler config, profile openmetadata (observed §9)', () => {
+describe('profiler config, profile openmetadata (docs/behaviour.md "Table data")', () => {
   it('GET / PUT answer the table with tableProfilerConfig; DELETE answers 200 with the table', async () => {
     const c = sharedOm;
     const t = await createTable(c);
@@ -154,7 +194,7 @@ describe('sample data (contract "Table sample data")', () => {
   });
 });
 
-describe('sample data, profile openmetadata (observed §9)', () => {
+describe('sample data, profile openmetadata (docs/behaviour.md "Table data")', () => {
   it('PUT TableData answers the table with sampleData (column names); DELETE answers 200 with the table', async () => {
     const c = sharedOm;
     const t = await createTable(c);
@@ -168,7 +208,7 @@ describe('sample data, profile openmetadata (observed §9)', () => {
   });
 });
 
-describe('profiles (contract "Table profiler"; observed §9)', () => {
+describe('profiles (contract "Table profiler"; docs/behaviour.md "Table data")', () => {
   let c: TestCatalog;
   let t: TableFixture;
   beforeEach(async () => {
@@ -244,7 +284,7 @@ describe('profiles (contract "Table profiler"; observed §9)', () => {
   });
 });
 
-describe('profiles, profile openmetadata: reads by table FQN and column FQN (observed §9)', () => {
+describe('profiles, profile openmetadata: reads by table FQN and column FQN (docs/behaviour.md "Table data")', () => {
   it('tableProfile by table FQN, columnProfile by column FQN; startTs / endTs required on column and system', async () => {
     const c = sharedOm;
     c.clock.now = T0 + 10_000;
@@ -269,7 +309,7 @@ describe('profiles, profile openmetadata: reads by table FQN and column FQN (obs
   });
 });
 
-describe('roles (DESIGN.md "Authentication and roles")', () => {
+describe('roles (docs/behaviour.md "Authentication")', () => {
   it('no token is 401 and a DataConsumer gets 403 on every write, 200 on reads', async () => {
     const c = shared;
     const t = await createTable(c);

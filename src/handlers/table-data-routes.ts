@@ -1,6 +1,6 @@
 /**
  * Table profiler configuration, sample data and profiles (contract "Table profiler", "Table sample
- * data"; observed §9). Shapes and statuses per profile (DESIGN.md "Behaviour profiles"):
+ * data"; docs/behaviour.md "Table data"). Shapes and statuses per profile (docs/behaviour.md "Profiles"):
  * `profilerConfigResponse`, `tableDataDelete`, `sampleData`,
  * `profileReadsByFqn`. OpenMetadata's `/tableProfilerConfig` is served in both profiles.
  * Registered before the generic entity routes.
@@ -36,7 +36,7 @@ export function mountTableDataRoutes(router: OperationRoutes, ctx: CatalogContex
   const prefix = '/api/v1/tables/:id';
   const table = (req: Request) => findById(ctx, TABLE, pathParam(req, 'id'), 'non-deleted');
   const withFields = (req: Request, stored: StoredEntity, ...fields: string[]) => renderFor(ctx, TABLE, req, stored, new Set(fields));
-  /** DELETE answers: 204 (contract) or 200 with the table (observed §9). */
+  /** DELETE answers: 204 (contract) or 200 with the table (docs/behaviour.md "Table data"). */
   const deleted = (req: Request, res: Response, stored: StoredEntity) => {
     const answer = ctx.profile.tableDataDelete;
     if (answer.body === 'table') res.status(answer.status).json(withFields(req, stored));
@@ -61,7 +61,7 @@ export function mountTableDataRoutes(router: OperationRoutes, ctx: CatalogContex
     deleted(req, res, stored);
   });
 
-  // OpenMetadata's path (observed §9, Appendix B §2.8): always the table, in both profiles.
+  // OpenMetadata's path (docs/behaviour.md "Table data"; `ui/rest/tableAPI.ts`): always the table, in both profiles.
   router.get(`${prefix}/tableProfilerConfig`, (req, res) => res.json(withFields(req, table(req), 'tableProfilerConfig')));
   router.put(`${prefix}/tableProfilerConfig`, (req, res) => {
     const stored = table(req);
@@ -94,7 +94,7 @@ export function mountTableDataRoutes(router: OperationRoutes, ctx: CatalogContex
     deleted(req, res, stored);
   });
 
-  // Observed §9: the write is always by table id; it answers the table with its newest `profile`.
+  // The write is always by table id; it answers the table with its newest `profile` (docs/behaviour.md "Table data").
   router.put(`${prefix}/tableProfile`, (req, res) => {
     const stored = table(req);
     addProfiles(ctx, stored, req.body as CreateTableProfile);
@@ -108,7 +108,7 @@ export function mountTableDataRoutes(router: OperationRoutes, ctx: CatalogContex
   ];
   for (const [path, kind] of reads) {
     router.get(`${prefix}/${path}`, (req, res) => {
-      // OpenMetadata requires startTs / endTs on column and system profiles (observed §9).
+      // OpenMetadata requires startTs / endTs on column and system profiles (docs/behaviour.md "Table data").
       if (ctx.profile.profileReadsByFqn && kind !== 'table') {
         for (const name of ['startTs', 'endTs']) if (queryValue(req, name) === undefined) throw ApiError.badRequest(`[query param ${name} must not be null]`);
       }
@@ -121,7 +121,7 @@ export function mountTableDataRoutes(router: OperationRoutes, ctx: CatalogContex
 
 /**
  * Whose profiles a read asks for: the table by id (profile `contract`), or by FQN — the column FQN
- * `<table FQN>.<column>` for column profiles — (profile `openmetadata`, observed §9).
+ * `<table FQN>.<column>` for column profiles — (profile `openmetadata`, docs/behaviour.md "Table data").
  */
 function profileTarget(ctx: CatalogContext, key: string, kind: ProfileKind): { stored: StoredEntity; column?: string } {
   if (!ctx.profile.profileReadsByFqn) return { stored: findById(ctx, TABLE, key, 'non-deleted') };

@@ -1,7 +1,7 @@
 /**
  * Authentication (contract "Authentication" 1–2): every `/api` request carries
  * `Authorization: Bearer <JWT>`; a missing, malformed, expired or badly signed token is 401 with
- * OpenMetadata's texts (observed §2.5). A user named in a valid token is created on first use.
+ * OpenMetadata's texts (docs/behaviour.md "Authentication"). A user named in a valid token is created on first use.
  */
 import type { NextFunction, RequestHandler, Response } from 'express';
 import type { Principal, TokenVerifier } from '../auth/tokens.ts';
@@ -60,7 +60,7 @@ export function authenticate(verifier: TokenVerifier, ensureUser: (name: string)
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? BEARER.exec(header) : null;
     if (!match) return next(ApiError.unauthorized(typeof header === 'string' ? malformedAuthorization(header) : NOT_PRESENT));
-    // A token verified a moment ago is admitted without a promise turn (issue 7 hot path).
+    // A token verified a moment ago is admitted without a promise turn (every request passes here).
     const known = verifier.cached?.(match[1]!);
     if (known) return admit(known, res, next);
     verifier.verify(match[1]!).then(

@@ -1,6 +1,6 @@
 /**
- * Limits on what a request body may be, beyond its size (DESIGN.md pipeline "JSON body (size
- * limit)"; issue 8). JSON.parse accepts any nesting depth, but the code after it (schema
+ * Limits on what a request body may be, beyond its size (README.md "Limits"; docs/behaviour.md
+ * "Validation and limits"). JSON.parse accepts any nesting depth, but the code after it (schema
  * validation, structuredClone, JSON Patch, rendering) recurses, so a body nested thousands of levels
  * deep could exhaust the stack. No document of the API nests that deep (a struct column with
  * children is two levels per column level), so a deeper body is refused with a 400 up front.

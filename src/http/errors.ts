@@ -90,7 +90,7 @@ export class ApiError extends Error {
     return new ApiError(400, message, details);
   }
 
-  /** OpenMetadata's text: `<entityType> instance for <id-or-fqn> not found` (observed §2.3). */
+  /** OpenMetadata's text: `<entityType> instance for <id-or-fqn> not found` (docs/behaviour.md "Errors"). */
   static notFound(entityType: string, idOrFqn: string): ApiError {
     return new ApiError(404, `${entityType} instance for ${idOrFqn} not found`);
   }
@@ -104,12 +104,12 @@ export class ApiError extends Error {
     return new ApiError(401, message);
   }
 
-  /** OpenMetadata's permissionNotAllowed text (observed §2.5). */
+  /** OpenMetadata's permissionNotAllowed text (docs/behaviour.md "Authentication"). */
   static forbidden(user: string, operation: string): ApiError {
     return new ApiError(403, `Principal: CatalogPrincipal{name='${user}'} operations [${operation}] not allowed`);
   }
 
-  /** Observed §4: a non-recursive delete of a parent with children. */
+  /** A non-recursive delete of a parent with children (docs/behaviour.md "Recursive delete"). */
   static notEmpty(entityType: string): ApiError {
     return new ApiError(400, `${entityType} is not empty`);
   }

@@ -1,9 +1,9 @@
 /**
  * Data contracts (docs/behaviour.md "Data contracts"): the terms an entity's data must meet, at
  * most one per entity. Its FQN is `<entity FQN>.dataContract_<name>` (the name not quoted). Its
- * validation results (src/domain/data-contracts.ts) go with it; it cannot outlive its entity.
+ * validation results (src/domain/data-contracts.ts) go with it (the store drops an entity's side
+ * data with it); it cannot outlive its entity.
  */
-import { dropContractResults } from '../domain/data-contracts.ts';
 import type { Entity, EntityReference } from '../domain/entity.ts';
 import { CatalogError } from '../domain/errors.ts';
 import { governed } from './shapes.ts';
@@ -32,5 +32,4 @@ export const dataContract = governed('dataContract', 'dataContracts', 'DataContr
     }
   },
   dependentsOf: (removed, ctx) => [...ctx.store.ofType('dataContract')].filter((c) => (c.entity.entity as EntityReference | undefined)?.id === removed.entity.id),
-  afterHardDelete: (stored, ctx) => dropContractResults(ctx, stored.entity.id),
 });

@@ -2,9 +2,9 @@
  * Tables of a database schema (`<service>.<database>.<schema>.<table>`). A removed column, a
  * changed type or a shorter length is a major version change. Profiler configuration, sample data
  * and profiles are kept beside the table (src/domain/table-data.ts): shown through `fields=` and
- * dropped with the table.
+ * dropped with the table (the store drops an entity's side data with it).
  */
-import { dropTableData, latestTableProfile, profilerConfigOf, sampleDataOf } from '../domain/table-data.ts';
+import { latestTableProfile, profilerConfigOf, sampleDataOf } from '../domain/table-data.ts';
 import { serviceAsset } from './shapes.ts';
 
 export const table = serviceAsset('table', 'tables', 'Table', 'databaseService', {
@@ -19,5 +19,4 @@ export const table = serviceAsset('table', 'tables', 'Table', 'databaseService',
     sampleData: (stored, ctx) => structuredClone(sampleDataOf(ctx, stored.entity.id)),
     profile: (stored, ctx) => structuredClone(latestTableProfile(ctx, stored.entity.id)),
   },
-  afterHardDelete: (stored, ctx) => dropTableData(ctx, stored.entity.id),
 });

@@ -2,12 +2,12 @@
  * Test cases: a test definition run against an entity or one of its columns, named by an entity
  * link `<#E::<type>::<fqn>[::columns::<column>]>`. Its FQN is `<entity FQN>[.<column>].<name>`;
  * `testCaseResult` is its newest result (src/domain/test-case-results.ts), and its results go with
- * it. A test case cannot outlive the entity it tests: removed for good with it.
+ * it (the store drops an entity's side data with it). A test case cannot outlive the entity it tests: removed for good with it.
  */
 import { CatalogError } from '../domain/errors.ts';
 import { parseEntityLink, readEntityLink } from '../domain/entity-link.ts';
 import { findLive } from '../domain/references.ts';
-import { dropTestCaseResults, latestTestCaseResult } from '../domain/test-case-results.ts';
+import { latestTestCaseResult } from '../domain/test-case-results.ts';
 import { addToFqn } from '../resources/fqn.ts';
 import { governed } from './shapes.ts';
 
@@ -35,5 +35,4 @@ export const testCase = governed('testCase', 'dataQuality/testCases', 'TestCase'
       return target?.type === removed.type && target.fqn === removed.entity.fullyQualifiedName;
     });
   },
-  afterHardDelete: (stored, ctx) => dropTestCaseResults(ctx, stored.entity.id),
 });
