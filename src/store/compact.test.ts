@@ -3,7 +3,7 @@ import type { Entity } from '../domain/entity.ts';
 import { compactEntity, flatString } from './compact.ts';
 
 const service = { id: '6f1c0e3e-0000-4000-8000-000000000001', type: 'storageService', name: 'svc', fullyQualifiedName: 'svc', deleted: false };
-const container = (name: string): Entity =>
+const container = (name: string, extra: Record<string, unknown> = {}): Entity =>
   ({
     id: `id-${name}`,
     name,
@@ -14,30 +14,43 @@ const container = (name: string): Entity =>
     tags: [],
     votes: { upVotes: 0, downVotes: 0, upVoters: [], downVoters: [] },
     service: { ...service },
+    ...extra,
   }) as unknown as Entity;
 
-describe('a stored entity is kept compact (memory per entity, docs/performance.md)', () => {
-  it('compactEntity_anyEntity_keepsTheSameJson', () => {
-    const entity = container('a');
+describe('a stored entity is kept compact (memory per entity, docs/performance.md) and means the same', () => {
+  it.each([
+    { given: 'a container', entity: container('a') },
+    {
+      given: 'nested values (columns with children, an extension)',
+      entity: container('b', { columns: [{ name: 's', children: [{ name: 'x', tags: [] }] }], extension: { k: [1, 2] } }),
+    },
+    { given: 'an object that looks like a reference but holds objects', entity: container('c', { parent: { id: 'p', type: 'container', extra: { nested: true } } }) },
+  ])('$given: the same JSON', ({ entity }) => {
     expect(JSON.stringify(compactEntity(entity))).toBe(JSON.stringify(entity));
   });
 
-  it('compactEntity_twoEntities_shareEmptyArraysAndEqualReferences', () => {
+  it.each([
+    { given: 'empty arrays, of any field', field: 'owners', other: 'tags', want: { same: true, frozen: true } },
+    { given: 'equal references (no nested objects)', field: 'service', other: 'service', want: { same: true, frozen: true } },
+    { given: 'objects that are not references', field: 'votes', other: 'votes', want: { same: false, frozen: false } },
+  ])('two entities: $given shared → $want', ({ field, other, want }) => {
     const [a, b] = [compactEntity(container('a')), compactEntity(container('b'))];
-    expect(a.owners).toBe(b.tags);
-    expect(a.service).toBe(b.service);
-    expect(Object.isFrozen(a.service)).toBe(true);
-    expect(() => (a.owners as unknown[]).push(1)).toThrow(TypeError);
+    expect({ same: a[field] === b[other], frozen: Object.isFrozen(a[field]) }).toEqual(want);
   });
 
-  it('compactEntity_entityItself_staysWritable', () => {
+  it('a shared array fails loudly when changed in place; the entity itself stays writable', () => {
     const a = compactEntity({ ...container('a'), type: 'looks-like-a-reference' } as Entity);
+    expect(() => (a.owners as unknown[]).push(1)).toThrow(TypeError);
     expect(Object.isFrozen(a)).toBe(false);
     a.description = 'changed';
     expect(a.description).toBe('changed');
   });
 
-  it('flatString_joinedText_sameCharacters', () => {
-    expect(flatString(`svc.${'x'.repeat(20)}\u0000id`)).toBe(`svc.${'x'.repeat(20)}\u0000id`);
+  it.each([
+    { given: 'a joined FQN and id', text: `svc.${'x'.repeat(20)}\u0000id` },
+    { given: 'unicode and quotes', text: `"données".${'日本'.repeat(3)}` },
+    { given: 'an empty string', text: '' },
+  ])('flatString of $given: the same characters', ({ text }) => {
+    expect(flatString(text)).toBe(text);
   });
 });

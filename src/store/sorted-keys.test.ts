@@ -1,27 +1,61 @@
 import { describe, expect, it } from 'vitest';
 import { SortedKeys, sortKey } from './sorted-keys.ts';
 
-describe('SortedKeys', () => {
-  it('keeps entries in FQN order whatever the insertion order, and removes exactly one', () => {
-    const keys = new SortedKeys();
-    for (const [fqn, id] of [
-      ['s.c', '3'],
-      ['s.a', '1'],
-      ['t.a', '4'],
-      ['s.b', '2'],
-    ] as const)
-      keys.insert(fqn, id);
-    expect([0, 1, 2, 3].map((i) => keys.at(i)?.id)).toEqual(['1', '2', '3', '4']);
-    keys.remove('s.b', '2');
-    keys.remove('s.b', 'missing');
-    expect(keys.size).toBe(3);
-    expect(keys.at(1)?.id).toBe('3');
+function keysOf(entries: readonly (readonly [string, string])[]): SortedKeys {
+  const keys = new SortedKeys();
+  for (const [fqn, id] of entries) keys.insert(fqn, id);
+  return keys;
+}
+
+const ids = (keys: SortedKeys) => Array.from({ length: keys.size }, (_, i) => keys.at(i)!.id);
+
+const UNORDERED = [
+  ['s.c', '3'],
+  ['s.a', '1'],
+  ['t.a', '4'],
+  ['s.b', '2'],
+] as const;
+
+describe('SortedKeys: entries in FQN order (ties by id), whatever the order of insertion and removal', () => {
+  it.each<{ given: string; insert: readonly (readonly [string, string])[]; remove?: readonly (readonly [string, string])[]; want: string[] }>([
+    { given: 'keys inserted out of order', insert: UNORDERED, want: ['1', '2', '3', '4'] },
+    { given: 'one key removed', insert: UNORDERED, remove: [['s.b', '2']], want: ['1', '3', '4'] },
+    { given: 'a key that is not there removed', insert: UNORDERED, remove: [['s.b', 'missing']], want: ['1', '2', '3', '4'] },
+    {
+      given: 'one FQN, two ids',
+      insert: [
+        ['s.a', 'b'],
+        ['s.a', 'a'],
+      ],
+      want: ['a', 'b'],
+    },
+    {
+      given: 'a key removed twice',
+      insert: UNORDERED,
+      remove: [
+        ['t.a', '4'],
+        ['t.a', '4'],
+      ],
+      want: ['1', '2', '3'],
+    },
+  ])('$given → ids $want', ({ insert, remove = [], want }) => {
+    const keys = keysOf(insert);
+    for (const [fqn, id] of remove) keys.remove(fqn, id);
+    expect({ ids: ids(keys), size: keys.size }).toEqual({ ids: want, size: want.length });
   });
-  it('finds the start of an FQN prefix range with a binary search', () => {
-    const keys = new SortedKeys();
-    for (let i = 0; i < 100; i++) keys.insert(`svc${i % 10}.e${i}`, `id${i}`);
-    const start = keys.lowerBound(sortKey('svc3.', ''));
-    expect(keys.at(start)?.key.startsWith('svc3.')).toBe(true);
-    expect(keys.at(start - 1)?.key.startsWith('svc2.')).toBe(true);
+});
+
+describe('SortedKeys.lowerBound: where a key would sort, found by a binary search', () => {
+  // svc0.e0, svc1.e1, ... svc9.e9, svc0.e10, ...: ten FQNs under each of ten prefixes.
+  const keys = keysOf(Array.from({ length: 100 }, (_, i) => [`svc${i % 10}.e${i}`, `id${i}`] as const));
+  it.each<{ given: string; key: string; want: { index: number; at: string | undefined; before: string | undefined } }>([
+    { given: 'the start of a prefix range', key: sortKey('svc3.', ''), want: { index: 30, at: 'svc3.e13', before: 'svc2.e92' } },
+    { given: 'a stored key', key: sortKey('svc3.e3', 'id3'), want: { index: 32, at: 'svc3.e3', before: 'svc3.e23' } },
+    { given: 'a key before every key', key: sortKey('a', ''), want: { index: 0, at: 'svc0.e0', before: undefined } },
+    { given: 'a key after every key', key: sortKey('z', ''), want: { index: 100, at: undefined, before: 'svc9.e99' } },
+  ])('$given → index $want.index', ({ key, want }) => {
+    const index = keys.lowerBound(key);
+    const fqnAt = (i: number) => keys.at(i)?.key.split('\u0000')[0];
+    expect({ index, at: fqnAt(index), before: fqnAt(index - 1) }).toEqual(want);
   });
 });
