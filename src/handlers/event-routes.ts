@@ -1,0 +1,65 @@
+/**
+ * Change events and webhooks (docs/behaviour.md "Events", "Webhooks"): `GET /v1/events`, as
+ * OpenMetadata's EventResource serves it — per event type a list of entity types (`*` for all),
+ * events at or after `timestamp`, oldest first, each with its entity as a GET of every field shows
+ * it — and what OpenMetadata's EventSubscriptionResource serves beside the subscriptions
+ * themselves (the generic routes of their kind): each destination's delivery status, the events
+ * record, and the test message.
+ */
+import type { Request } from 'express';
+import type { CatalogContext } from '../domain/context.ts';
+import { listEvents, renderEvent } from '../events/change-events.ts';
+import type { SubscriptionDestination } from '../events/subscriptions.ts';
+import type { WebhookSender } from '../events/webhooks.ts';
+import { testDestinations } from '../events/webhooks.ts';
+import { ApiError } from '../http/errors.ts';
+import type { OperationRoutes } from '../http/operation-routes.ts';
+import { eventSubscription } from '../kinds/event-subscription.ts';
+import type { StoredEntity } from '../store/entity-store.ts';
+import { baseUrl, findByFqn, findById, pathParam, queryValue } from './request-helpers.ts';
+
+const text = (req: Request, name: string): string | undefined => {
+  const value = queryValue(req, name);
+  return typeof value === 'string' ? value : undefined;
+};
+
+const destinationsOf = (stored: StoredEntity): SubscriptionDestination[] => (stored.entity.destinations as SubscriptionDestination[] | undefined) ?? [];
+
+export function mountEventRoutes(router: OperationRoutes, ctx: CatalogContext, webhooks: WebhookSender): void {
+  router.get('/api/v1/events', (req, res) => {
+    const timestamp = queryValue(req, 'timestamp');
+    const events = listEvents(ctx, {
+      entityCreated: text(req, 'entityCreated'),
+      entityUpdated: text(req, 'entityUpdated'),
+      entityRestored: text(req, 'entityRestored'),
+      entityDeleted: text(req, 'entityDeleted'),
+      timestamp: timestamp === undefined || timestamp === '' ? undefined : Number(timestamp),
+    });
+    const base = baseUrl(req);
+    res.json({ data: events.map((event) => renderEvent(ctx, event, base)), paging: { total: events.length } });
+  });
+
+  const prefix = `/api/v1/${eventSubscription.collection}`;
+  const byId = (req: Request) => findById(ctx, eventSubscription, pathParam(req, 'id'), 'non-deleted');
+  const byName = (req: Request) => findByFqn(ctx, eventSubscription, pathParam(req, 'fqn'), 'non-deleted');
+
+  const status = (req: Request, stored: StoredEntity) => {
+    const id = pathParam(req, 'destinationId');
+    const destination = destinationsOf(stored).find((d) => d.id === id);
+    if (!destination) throw new ApiError(404, `Destination ${id} of ${eventSubscription.type} ${stored.entity.fullyQualifiedName} not found`);
+    return webhooks.status(stored.entity, destination);
+  };
+  router.get(`${prefix}/:id/status/:destinationId`, (req, res) => res.json(status(req, byId(req))));
+  router.get(`${prefix}/name/:fqn/status/:destinationId`, (req, res) => res.json(status(req, byName(req))));
+
+  const destinations = (stored: StoredEntity) => destinationsOf(stored).map((d) => ({ ...d, statusDetails: webhooks.status(stored.entity, d) }));
+  router.get(`${prefix}/:id/destinations`, (req, res) => res.json(destinations(byId(req))));
+  router.get(`${prefix}/name/:fqn/destinations`, (req, res) => res.json(destinations(byName(req))));
+
+  router.get(`${prefix}/id/:id/eventsRecord`, (req, res) => res.json(webhooks.eventsRecord(byId(req).entity.id)));
+  router.get(`${prefix}/name/:fqn/eventsRecord`, (req, res) => res.json(webhooks.eventsRecord(byName(req).entity.id)));
+
+  router.post(`${prefix}/testDestination`, async (req, res) => {
+    res.json(await testDestinations(ctx, (req.body as { destinations: SubscriptionDestination[] }).destinations));
+  });
+}

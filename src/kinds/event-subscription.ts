@@ -1,0 +1,36 @@
+/**
+ * Event subscriptions (docs/behaviour.md "Webhooks"): which change events go to which webhook, as
+ * OpenMetadata's EventSubscription (type `eventsubscription`, served at `/v1/events/subscriptions`).
+ * A create request names the entity types it wants in `resources`, which the entity keeps as
+ * `filteringRules.resources` (OpenMetadata's EventSubscriptionMapper), and each destination gets an
+ * id — derived from the subscription's name and the destination's place, so a PUT of the same
+ * request changes nothing. `filteringRules` is shown with `fields=filteringRules`. A delete is
+ * always for good, as OpenMetadata's. The deliveries themselves are src/events/webhooks.ts.
+ */
+import { createHash } from 'node:crypto';
+import type { CreateRequest } from '../domain/entity.ts';
+import { governed } from './shapes.ts';
+
+/** A UUID (version 5 layout) from a text: the same text, the same id. */
+function stableId(text: string): string {
+  const hex = createHash('sha1').update(text).digest('hex');
+  const variant = ((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16).padStart(2, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
+}
+
+export const eventSubscription = governed('eventsubscription', 'events/subscriptions', 'EventSubscription', {
+  relationshipFields: ['filteringRules'],
+  emptyArrays: ['owners', 'domains'],
+  defaults: { destinations: [] },
+  hardDeleteOnly: true,
+  fromRequest(request) {
+    const { resources, ...rest } = request as CreateRequest & { resources?: string[]; destinations?: Record<string, unknown>[] };
+    const out: CreateRequest = { ...rest };
+    if (resources !== undefined) out.filteringRules = { resources: [...resources], rules: [], actions: [] };
+    const destinations = (request as { destinations?: Record<string, unknown>[] }).destinations;
+    if (destinations !== undefined) {
+      out.destinations = destinations.map((destination, index) => ({ id: stableId(`${request.name}\0${index}`), ...destination }));
+    }
+    return out;
+  },
+});
