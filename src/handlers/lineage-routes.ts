@@ -1,0 +1,146 @@
+/**
+ * `/v1/lineage` (openapi/paths/lineage.yaml; docs/behaviour.md "Lineage"): add, read and remove
+ * edges, the graph by id and by FQN, the shapes the web UI's lineage page and impact analysis read,
+ * the platform view, failing tests upstream, and the CSV export. The domain is src/lineage/.
+ * Mounted before the generic routes; the literal paths (`getLineage`, `export`…) before the ones
+ * that take an entity type in their place.
+ */
+import type { Request, Response } from 'express';
+import type { CatalogContext } from '../domain/context.ts';
+import { identityOf } from '../http/authenticate.ts';
+import { ApiError } from '../http/errors.ts';
+import type { OperationRoutes } from '../http/operation-routes.ts';
+import type { AddLineage } from '../lineage/edges.ts';
+import { addEdge, edgeDetails, findEnd, findEndByFqn, removeEdge } from '../lineage/edges.ts';
+import { lineageCsv } from '../lineage/export.ts';
+import type { Direction, PlatformView, SearchQuery } from '../lineage/graph.ts';
+import { dataQualityLineage, entityLineage, findByFqn, lineageByEntityCount, paginationInfo, platformLineage, searchLineage } from '../lineage/graph.ts';
+import { pathParam, queryBool, queryInt, queryValue } from './request-helpers.ts';
+
+const ROOT = '/api/v1/lineage';
+
+/** `query_filter` is an Elasticsearch query: it must at least be JSON. */
+function checkQueryFilter(req: Request): void {
+  const raw = queryValue(req, 'query_filter');
+  if (raw === undefined || raw === '') return;
+  try {
+    JSON.parse(String(raw));
+  } catch (error) {
+    throw ApiError.badRequest(`Invalid query_filter: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function optionalString(req: Request, name: string): string | undefined {
+  const value = queryValue(req, name);
+  return value === undefined || value === '' ? undefined : String(value);
+}
+
+/** The graph the lineage page reads is through a pipeline when the entity asked for is one. */
+const connectedVia = (type: string | undefined): boolean => type === 'pipeline' || type === 'storedProcedure';
+
+function searchQuery(req: Request, direction?: Direction): SearchQuery {
+  checkQueryFilter(req);
+  const fields = String(queryValue(req, 'fields') ?? '*');
+  return {
+    upstreamDepth: queryInt(req, 'upstreamDepth', 1),
+    downstreamDepth: queryInt(req, 'downstreamDepth', 1),
+    includeDeleted: queryBool(req, 'includeDeleted'),
+    from: queryInt(req, 'from', 0),
+    size: queryInt(req, 'size', 1000),
+    fields: fields.split(',').some((f) => f.trim() === '*') ? '*' : new Set(fields.split(',').map((f) => f.trim())),
+    connectedVia: connectedVia(optionalString(req, 'type')),
+    ...(direction ? { direction } : {}),
+  };
+}
+
+const root = (ctx: CatalogContext, req: Request) => findByFqn(ctx, String(queryValue(req, 'fqn')), optionalString(req, 'type'));
+
+export function mountLineageRoutes(router: OperationRoutes, ctx: CatalogContext): void {
+  const user = (res: Response) => identityOf(res).user;
+
+  router.put(ROOT, (req, res) => {
+    addEdge(ctx, req.body as AddLineage, user(res));
+    res.status(200).end();
+  });
+
+  router.get(`${ROOT}/getLineage`, (req, res) => {
+    res.json(searchLineage(ctx, root(ctx, req), searchQuery(req)));
+  });
+
+  router.get(`${ROOT}/getLineage/:direction`, (req, res) => {
+    res.json(searchLineage(ctx, root(ctx, req), searchQuery(req, pathParam(req, 'direction') as Direction)));
+  });
+
+  router.get(`${ROOT}/getLineageByEntityCount`, (req, res) => {
+    checkQueryFilter(req);
+    const nodeDepth = queryValue(req, 'nodeDepth');
+    res.json(
+      lineageByEntityCount(ctx, root(ctx, req), {
+        direction: String(queryValue(req, 'direction')) as Direction,
+        maxDepth: queryInt(req, 'maxDepth', 3),
+        ...(nodeDepth !== undefined && nodeDepth !== '' ? { nodeDepth: queryInt(req, 'nodeDepth', 0) } : {}),
+        from: queryInt(req, 'from', 0),
+        size: queryInt(req, 'size', 1000),
+        includeDeleted: queryBool(req, 'includeDeleted'),
+        connectedVia: connectedVia(optionalString(req, 'type')),
+      }),
+    );
+  });
+
+  router.get(`${ROOT}/getPaginationInfo`, (req, res) => {
+    checkQueryFilter(req);
+    res.json(paginationInfo(ctx, root(ctx, req), queryInt(req, 'upstreamDepth', 3), queryInt(req, 'downstreamDepth', 3), queryBool(req, 'includeDeleted')));
+  });
+
+  router.get(`${ROOT}/getPlatformLineage`, (req, res) => {
+    checkQueryFilter(req);
+    res.json(platformLineage(ctx, String(queryValue(req, 'view')) as PlatformView, queryBool(req, 'includeDeleted')));
+  });
+
+  router.get(`${ROOT}/getDataQualityLineage`, (req, res) => {
+    checkQueryFilter(req);
+    res.json(dataQualityLineage(ctx, root(ctx, req), queryInt(req, 'upstreamDepth', 1), queryBool(req, 'includeDeleted')));
+  });
+
+  router.get(`${ROOT}/getLineageEdge/:fromId/:toId`, (req, res) => {
+    res.json({ edge: edgeDetails(ctx, pathParam(req, 'fromId'), pathParam(req, 'toId')) });
+  });
+
+  router.get(`${ROOT}/export`, (req, res) => {
+    const csv = lineageCsv(ctx, root(ctx, req), searchQuery(req));
+    res.status(200).type('text/plain').send(csv);
+  });
+
+  // No websocket here: the CSV of an export job is what `GET /v1/lineage/export` answers.
+  const startExport = (req: Request, res: Response) => {
+    checkQueryFilter(req);
+    root(ctx, req);
+    res.status(202).json({ jobId: ctx.newId(), message: 'Export initiated successfully.' });
+  };
+  router.get(`${ROOT}/exportAsync`, startExport);
+  router.get(`${ROOT}/exportByEntityCountAsync`, startExport);
+
+  router.get(`${ROOT}/:entity/name/:fqn`, (req, res) => {
+    const stored = findEndByFqn(ctx, pathParam(req, 'entity'), pathParam(req, 'fqn'), true);
+    res.json(entityLineage(ctx, stored, queryInt(req, 'upstreamDepth', 1), queryInt(req, 'downstreamDepth', 1)));
+  });
+
+  router.get(`${ROOT}/:entity/:id`, (req, res) => {
+    const stored = findEnd(ctx, pathParam(req, 'entity'), pathParam(req, 'id'), true);
+    res.json(entityLineage(ctx, stored, queryInt(req, 'upstreamDepth', 1), queryInt(req, 'downstreamDepth', 1)));
+  });
+
+  router.delete(`${ROOT}/:fromEntity/name/:fromFQN/:toEntity/name/:toFQN`, (req, res) => {
+    const from = findEndByFqn(ctx, pathParam(req, 'fromEntity'), pathParam(req, 'fromFQN'), false);
+    const to = findEndByFqn(ctx, pathParam(req, 'toEntity'), pathParam(req, 'toFQN'), false);
+    removeEdge(ctx, from, to);
+    res.status(200).end();
+  });
+
+  router.delete(`${ROOT}/:fromEntity/:fromId/:toEntity/:toId`, (req, res) => {
+    const from = findEnd(ctx, pathParam(req, 'fromEntity'), pathParam(req, 'fromId'), false);
+    const to = findEnd(ctx, pathParam(req, 'toEntity'), pathParam(req, 'toId'), false);
+    removeEdge(ctx, from, to);
+    res.status(200).end();
+  });
+}
