@@ -1,0 +1,36 @@
+/**
+ * The profiler configuration of databases and database schemas (docs/behaviour.md "Database and
+ * schema profiler configuration"; OpenMetadata's DatabaseResource and DatabaseSchemaResource, the
+ * web UI's `ui/rest/databaseAPI.ts`): each answer is the entity with (or, after DELETE, without)
+ * the configuration field. Served in both profiles.
+ */
+import type { CatalogContext, Kind } from '../domain/context.ts';
+import type { DatabaseProfilerConfig } from '../domain/profiler-configs.ts';
+import { setContainerProfilerConfig } from '../domain/profiler-configs.ts';
+import type { OperationRoutes } from '../http/operation-routes.ts';
+import { database } from '../kinds/database.ts';
+import { databaseSchema } from '../kinds/database-schema.ts';
+import { findById, pathParam, renderFor } from './request-helpers.ts';
+
+const SERVED: readonly { kind: Kind; field: string }[] = [
+  { kind: database, field: 'databaseProfilerConfig' },
+  { kind: databaseSchema, field: 'databaseSchemaProfilerConfig' },
+];
+
+export function mountProfilerConfigRoutes(router: OperationRoutes, ctx: CatalogContext): void {
+  for (const { kind, field } of SERVED) {
+    const path = `/api/v1/${kind.collection}/:id/${field}`;
+    const fields = new Set([field]);
+    router.get(path, (req, res) => res.json(renderFor(ctx, kind, req, findById(ctx, kind, pathParam(req, 'id'), 'non-deleted'), fields)));
+    router.put(path, (req, res) => {
+      const stored = findById(ctx, kind, pathParam(req, 'id'), 'non-deleted');
+      setContainerProfilerConfig(ctx, kind.type, stored.entity.id, req.body as DatabaseProfilerConfig);
+      res.json(renderFor(ctx, kind, req, stored, fields));
+    });
+    router.delete(path, (req, res) => {
+      const stored = findById(ctx, kind, pathParam(req, 'id'), 'non-deleted');
+      setContainerProfilerConfig(ctx, kind.type, stored.entity.id, undefined);
+      res.json(renderFor(ctx, kind, req, stored, fields));
+    });
+  }
+}

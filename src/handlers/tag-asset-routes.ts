@@ -1,0 +1,20 @@
+/**
+ * `PUT /v1/tags/{id}/assets/add|remove` (docs/behaviour.md "Tag assets"; OpenMetadata's TagResource,
+ * the web UI's `ui/rest/tagAPI.ts`). Served in both profiles; registered before the generic entity routes.
+ */
+import type { CatalogContext } from '../domain/context.ts';
+import type { AddTagToAssetsRequest } from '../domain/tag-assets.ts';
+import { tagAssets } from '../domain/tag-assets.ts';
+import { identityOf } from '../http/authenticate.ts';
+import type { OperationRoutes } from '../http/operation-routes.ts';
+import { tag as TAG } from '../kinds/tag.ts';
+import { findById, pathParam } from './request-helpers.ts';
+
+export function mountTagAssetRoutes(router: OperationRoutes, ctx: CatalogContext): void {
+  for (const op of ['add', 'remove'] as const) {
+    router.put(`/api/v1/tags/:id/assets/${op}`, (req, res) => {
+      const stored = findById(ctx, TAG, pathParam(req, 'id'), 'non-deleted');
+      res.json(tagAssets(ctx, stored, req.body as AddTagToAssetsRequest, op, identityOf(res).user));
+    });
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The team membership calls (docs/behaviour.md "Users and teams"; OpenMetadata's TeamResource
+ * `updateTeamUsers` and `deleteTeamUser`, the web UI's `ui/rest/teamsAPI.ts`): `PUT
+ * /v1/teams/{id}/users` makes the listed users the team's members, `DELETE
+ * /v1/teams/{id}/users/{userId}` ends one membership. Each answers the team with its `users`.
+ * Served in both profiles; registered before the generic entity routes.
+ */
+import type { Request, Response } from 'express';
+import type { CatalogContext } from '../domain/context.ts';
+import type { EntityReference } from '../domain/entity.ts';
+import { setMembership } from '../domain/memberships.ts';
+import { identityOf } from '../http/authenticate.ts';
+import type { OperationRoutes } from '../http/operation-routes.ts';
+import { team as TEAM } from '../kinds/team.ts';
+import { user as USER } from '../kinds/user.ts';
+import { findById, pathParam, renderFor } from './request-helpers.ts';
+
+export function mountTeamMemberRoutes(router: OperationRoutes, ctx: CatalogContext): void {
+  const kinds = { user: USER, team: TEAM };
+  const answer = (req: Request, res: Response, id: string) => res.json(renderFor(ctx, TEAM, req, findById(ctx, TEAM, id, 'all'), new Set(['users'])));
+
+  router.put('/api/v1/teams/:id/users', (req, res) => {
+    const team = findById(ctx, TEAM, pathParam(req, 'id'), 'non-deleted');
+    const wanted = (req.body as EntityReference[]).map((ref) => findById(ctx, USER, ref.id, 'non-deleted'));
+    const wantedIds = new Set(wanted.map((u) => u.entity.id));
+    const current = (renderFor(ctx, TEAM, req, team, new Set(['users'])).users as EntityReference[] | undefined) ?? [];
+    const by = identityOf(res).user;
+    for (const ref of current) {
+      const member = ctx.store.get(ref.id);
+      if (member && !wantedIds.has(ref.id)) setMembership(ctx, kinds, member, team, false, by);
+    }
+    for (const member of wanted) setMembership(ctx, kinds, member, team, true, by);
+    answer(req, res, team.entity.id);
+  });
+
+  router.delete('/api/v1/teams/:id/users/:userId', (req, res) => {
+    const team = findById(ctx, TEAM, pathParam(req, 'id'), 'non-deleted');
+    const member = findById(ctx, USER, pathParam(req, 'userId'), 'all');
+    setMembership(ctx, kinds, member, team, false, identityOf(res).user);
+    answer(req, res, team.entity.id);
+  });
+}
