@@ -1,0 +1,85 @@
+/**
+ * Data contracts as ODCS v3 documents, and contract documents written as YAML checked without
+ * storing them (openapi/paths/odcs.yaml and the `/v1/dataContracts/odcs[/yaml]` imports in
+ * openapi.yaml; docs/behaviour.md "Data contracts"; the mapping: src/domain/odcs.ts). Registered
+ * before the generic entity routes (`/dataContracts/odcs` is not an id).
+ */
+import type { Request, Response } from 'express';
+import type { CatalogContext } from '../domain/context.ts';
+import { checkContractRequest } from '../domain/contract-request-check.ts';
+import type { CreateRequest } from '../domain/entity.ts';
+import { CatalogError } from '../domain/errors.ts';
+import { createEntity, upsertEntity } from '../domain/lifecycle.ts';
+import { asOdcs, fromOdcs, parseOdcsSummary, readYaml, toOdcs, toOdcsYaml } from '../domain/odcs.ts';
+import { identityOf } from '../http/authenticate.ts';
+import type { OperationRoutes } from '../http/operation-routes.ts';
+import { dataContract as CONTRACT } from '../kinds/data-contract.ts';
+import type { StoredEntity } from '../store/entity-store.ts';
+import { findByFqn, findById, pathParam, queryValue, renderFor } from './request-helpers.ts';
+
+/** What the document leaves out that `mode=replace` clears. */
+const REPLACED = { schema: [], semantics: [], qualityExpectations: [] } as const;
+
+export function mountOdcsRoutes(router: OperationRoutes, ctx: CatalogContext): void {
+  const prefix = '/api/v1/dataContracts';
+  const user = (res: Response) => identityOf(res).user;
+  const text = (req: Request, name: string) => {
+    const value = queryValue(req, name);
+    return value === undefined || value === '' ? undefined : String(value);
+  };
+  /** The live entity `entityId` and `entityType` name. */
+  const target = (req: Request): StoredEntity => {
+    const id = String(queryValue(req, 'entityId'));
+    const type = String(queryValue(req, 'entityType'));
+    const stored = ctx.store.get(id);
+    if (!stored || stored.type !== type || stored.entity.deleted) throw CatalogError.notFound(type, id);
+    return stored;
+  };
+  const requestOf = (req: Request, document: unknown): CreateRequest => fromOdcs(ctx, asOdcs(document as Record<string, unknown>), target(req), text(req, 'objectName'));
+
+  router.get(`${prefix}/:id/odcs`, (req, res) => {
+    res.json(toOdcs(ctx, findById(ctx, CONTRACT, pathParam(req, 'id'), 'non-deleted').entity));
+  });
+  router.get(`${prefix}/:id/odcs/yaml`, (req, res) => {
+    const yaml = toOdcsYaml(ctx, findById(ctx, CONTRACT, pathParam(req, 'id'), 'non-deleted').entity);
+    res.type('application/yaml').send(yaml);
+  });
+  router.get(`${prefix}/name/:fqn/odcs`, (req, res) => {
+    res.json(toOdcs(ctx, findByFqn(ctx, CONTRACT, pathParam(req, 'fqn'), 'non-deleted').entity));
+  });
+
+  const create = (req: Request, res: Response, document: unknown) => {
+    const stored = createEntity(ctx, CONTRACT, requestOf(req, document), user(res));
+    const body = renderFor(ctx, CONTRACT, req, stored);
+    res.status(201).location(String(body.href)).json(body);
+  };
+  const upsert = (req: Request, res: Response, document: unknown) => {
+    const request = requestOf(req, document);
+    const { stored, outcome } = upsertEntity(ctx, CONTRACT, text(req, 'mode') === 'replace' ? { ...REPLACED, ...request } : request, user(res));
+    res.status(outcome === 'created' ? 201 : 200).json(renderFor(ctx, CONTRACT, req, stored));
+  };
+  router.post(`${prefix}/odcs`, (req, res) => create(req, res, req.body));
+  router.put(`${prefix}/odcs`, (req, res) => upsert(req, res, req.body));
+  router.post(`${prefix}/odcs/yaml`, (req, res) => create(req, res, readYaml(req.body)));
+  router.put(`${prefix}/odcs/yaml`, (req, res) => upsert(req, res, readYaml(req.body)));
+
+  router.post(`${prefix}/odcs/parse/yaml`, (req, res) => {
+    res.json(parseOdcsSummary(asOdcs(readYaml(req.body))));
+  });
+  router.post(`${prefix}/odcs/validate/yaml`, (req, res) => {
+    const odcs = asOdcs(readYaml(req.body));
+    const id = String(queryValue(req, 'entityId'));
+    const type = String(queryValue(req, 'entityType'));
+    const stored = ctx.store.get(id);
+    // An unknown entity is reported as an entity error, as for a JSON request.
+    const entity = stored && stored.type === type && !stored.entity.deleted ? stored : undefined;
+    const request = entity ? fromOdcs(ctx, odcs, entity, text(req, 'objectName')) : { name: String(odcs.name ?? odcs.id), entity: { id, type } };
+    res.json(checkContractRequest(ctx, request));
+  });
+  router.post(`${prefix}/validate/yaml`, (req, res) => {
+    const request = readYaml(req.body);
+    const problems = ctx.validators.validate(CONTRACT.createSchema, request);
+    if (problems.length) throw CatalogError.badRequest(`Invalid data contract request: ${problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ')}`);
+    res.json(checkContractRequest(ctx, request as CreateRequest));
+  });
+}

@@ -1,0 +1,15 @@
+/**
+ * Data models of a dashboard service (docs/behaviour.md "Dashboard data models"; OpenMetadata's
+ * DashboardDataModelResource): the columns its dashboards and charts are built on. Its FQN is
+ * `<service>.model.<name>`; a removed or retyped column is a major version change, as for tables.
+ */
+import { nestedNames } from '../lineage/children.ts';
+import type { EntityReference } from '../domain/entity.ts';
+import { addToFqn } from '../resources/fqn.ts';
+import { serviceAsset } from './shapes.ts';
+
+export const dashboardDataModel = serviceAsset('dashboardDataModel', 'dashboard/datamodels', 'DashboardDataModel', 'dashboardService', {
+  majorFields: ['columns'],
+  fqn: (request, entity) => addToFqn(addToFqn((entity.service as EntityReference).fullyQualifiedName!, 'model'), request.name),
+  lineageChildren: (entity) => nestedNames(entity.columns),
+});
