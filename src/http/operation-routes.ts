@@ -44,6 +44,12 @@ export interface OperationRoutesOptions {
   validateResponses?: boolean;
   /** Run after request validation and before the handler, with the operation known. */
   stages?: readonly RequestHandler[];
+  /**
+   * Runs the handler of a write (POST, PUT, PATCH, DELETE) so that whatever it changed is undone
+   * when it throws — a refused request, or an answer that fails response validation (the API's:
+   * the store's `atomically`, src/store/entity-store.ts).
+   */
+  atomic?: <T>(write: () => T) => T;
 }
 
 const OPERATION = Symbol('catalog-kit.operation');
@@ -116,11 +122,14 @@ export function operationRoutes(options: OperationRoutesOptions): OperationRoute
       }
       next();
     };
+    const atomic = options.atomic;
+    // The response is validated inside the handler (`res.json`, below): a failure throws there, and the write is undone.
+    const write: RequestHandler = atomic && method !== 'get' ? (req, res, next) => atomic(() => handler(req, res, next)) : handler;
     const route: Route = {
       order: mounted++,
       method: method.toUpperCase(),
       matches: match<Record<string, string>>(path.replace(/\/+$/, ''), { sensitive: false, end: true, trailing: true, decode: decodeParam }),
-      run: compose([validate, ...stages, handler]),
+      run: compose([validate, ...stages, write]),
     };
     const key = staticPrefix(path);
     let list = byPrefix.get(key);

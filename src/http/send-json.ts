@@ -4,27 +4,41 @@
  * a matching conditional GET (express's `req.fresh`), no body for HEAD — without the detours of its
  * general-purpose `send` (copying the text into a Buffer to hash it, re-parsing the Content-Type to
  * add the charset, a header read per decision). Every answer of the API goes through here, so this
- * is most of what a request costs. Anything unusual (a 204/205/304 status, a Content-Type or ETag
- * already set, a Transfer-Encoding) goes through express's own path, unchanged.
+ * is most of what a request costs. An ETag already set is the answer's own (an entity's tag,
+ * src/domain/projection.ts `entityTag`: docs/behaviour.md "Conditional requests") and is kept in
+ * place of the body's. Anything unusual (a 204/205/304 status, a Content-Type already set, a
+ * Transfer-Encoding) goes through express's own path, unchanged.
  */
 import etag from 'etag';
 import type { Response } from 'express';
+import { namesTag } from './conditional.ts';
 
 type Json = (this: Response, body: unknown) => Response;
 
 export function sendJson(res: Response, body: unknown, express: Json): Response {
   const status = res.statusCode;
-  if (status === 204 || status === 205 || status === 304 || res.hasHeader('content-type') || res.hasHeader('etag') || res.hasHeader('transfer-encoding')) {
+  if (status === 204 || status === 205 || status === 304 || res.hasHeader('content-type') || res.hasHeader('transfer-encoding')) {
     return express.call(res, body);
   }
   const text = JSON.stringify(body);
   if (text === undefined) return express.call(res, body);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
-  res.setHeader('ETag', etag(text, { weak: true }));
   const req = res.req;
-  // `req.fresh` reads the conditional headers: most requests have none.
-  if ((req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) && req.fresh) {
+  const own = res.getHeader('etag');
+  let fresh: boolean;
+  if (typeof own === 'string') {
+    // The entity's tag: evaluated as an origin server evaluates it (RFC 9110 §13.1.2), as
+    // OpenMetadata's does, whatever `Cache-Control: no-cache` says (fetch adds it to every request
+    // with If-None-Match; `req.fresh` would answer such a request in full, as a cache must).
+    const header = req.headers['if-none-match'];
+    fresh = header !== undefined && (req.method === 'GET' || req.method === 'HEAD') && status >= 200 && status < 300 && namesTag(header, own);
+  } else {
+    res.setHeader('ETag', etag(text, { weak: true }));
+    // `req.fresh` reads the conditional headers: most requests have none.
+    fresh = (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) && req.fresh;
+  }
+  if (fresh) {
     res.statusCode = 304;
     res.removeHeader('Content-Type');
     res.removeHeader('Content-Length');
