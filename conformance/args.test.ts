@@ -27,6 +27,10 @@ describe('catalog-kit conform arguments', () => {
       'out/report.json',
       '--timeout',
       '2.5',
+      '--openapi',
+      'https://om.example/swagger.json',
+      '--min-coverage=95%',
+      '--list-rules',
     ]);
     expect(args).toEqual({
       target: 'http://127.0.0.1:8585/api',
@@ -41,6 +45,9 @@ describe('catalog-kit conform arguments', () => {
       junit: 'out/junit.xml',
       json: 'out/report.json',
       timeoutMs: 2500,
+      openapi: 'https://om.example/swagger.json',
+      minCoverage: 95,
+      listRules: true,
       help: false,
     });
   });
@@ -69,6 +76,9 @@ describe('catalog-kit conform arguments', () => {
     [['stray'], /unexpected argument/],
     [['--timeout', '0'], /--timeout must be a number of seconds/],
     [['--timeout', '5s'], /--timeout must be a number of seconds/],
+    [['--min-coverage', '101'], /--min-coverage must be a percentage/],
+    [['--min-coverage', 'all'], /--min-coverage must be a percentage/],
+    [['--openapi='], /--openapi needs/],
   ])('rejects %j with a usage error', (argv, message) => {
     expect(() => parseConformArgs(argv)).toThrow(UsageError);
     expect(() => parseConformArgs(argv)).toThrow(message);

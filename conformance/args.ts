@@ -20,6 +20,11 @@ Options:
   --json FILE              write a JSON report
   --timeout SECONDS        give up on a request after this long (default 30): a target that does
                            not answer in time stops the run with exit 2
+  --openapi URL|FILE       check every response against the target's own OpenAPI document (JSON or
+                           YAML, 3.0 or 3.1) instead of the kit's
+  --min-coverage PERCENT   fail the run (exit 1) when fewer of the operations of the interface's
+                           kinds than this were exercised and checked by a rule
+  --list-rules             print the rules with their sources and what each profile expects, and exit
   -h, --help               show this help
 
 Exit status: 0 every rule held, 1 a rule failed, 2 usage or connection error.
@@ -46,19 +51,42 @@ export interface ConformArgs {
   json?: string;
   /** Per-request time limit in milliseconds (--timeout is in seconds). */
   timeoutMs?: number;
+  openapi?: string;
+  minCoverage?: number;
+  listRules: boolean;
   help: boolean;
 }
 
-const VALUE_OPTIONS = new Set(['target', 'token', 'token-command', 'restricted-token', 'profile', 'runs', 'seed', 'path', 'rules', 'junit', 'json', 'timeout']);
+const VALUE_OPTIONS = new Set([
+  'target',
+  'token',
+  'token-command',
+  'restricted-token',
+  'profile',
+  'runs',
+  'seed',
+  'path',
+  'rules',
+  'junit',
+  'json',
+  'timeout',
+  'openapi',
+  'min-coverage',
+]);
 
 export function parseConformArgs(argv: readonly string[]): ConformArgs {
   const args = argv[0] === 'conform' ? argv.slice(1) : [...argv];
   const values = new Map<string, string>();
   let help = false;
+  let listRules = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
     if (arg === '-h' || arg === '--help') {
       help = true;
+      continue;
+    }
+    if (arg === '--list-rules') {
+      listRules = true;
       continue;
     }
     if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"`);
@@ -75,7 +103,7 @@ export function parseConformArgs(argv: readonly string[]): ConformArgs {
     if (values.has(name)) throw new UsageError(`--${name} given twice`);
     values.set(name, value);
   }
-  const out: ConformArgs = { profile: 'contract', help };
+  const out: ConformArgs = { profile: 'contract', help, listRules };
   const target = values.get('target');
   if (target !== undefined) {
     const trimmed = target.replace(/\/+$/, '');
@@ -122,6 +150,14 @@ export function parseConformArgs(argv: readonly string[]): ConformArgs {
     const seconds = Number(timeout);
     if (!/^\d+(\.\d+)?$/.test(timeout) || seconds <= 0 || seconds > 3600) throw new UsageError('--timeout must be a number of seconds, more than 0 and at most 3600');
     out.timeoutMs = Math.round(seconds * 1000);
+  }
+  out.openapi = values.get('openapi');
+  if (out.openapi === '') throw new UsageError('--openapi needs a URL or a file');
+  const minCoverage = values.get('min-coverage');
+  if (minCoverage !== undefined) {
+    const percent = Number(minCoverage.replace(/%$/, ''));
+    if (!/^\d+(\.\d+)?%?$/.test(minCoverage) || percent > 100) throw new UsageError('--min-coverage must be a percentage from 0 to 100');
+    out.minCoverage = percent;
   }
   return out;
 }

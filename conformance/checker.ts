@@ -41,15 +41,46 @@ export interface Failure {
   origin: FailureOrigin;
 }
 
-/** Per-rule counters shared by the whole run. */
+/** What the run did with one operation: its answers by status, and the rules that checked one. */
+export interface OperationUse {
+  /** Whether the document has the operation (an undocumented request is counted too). */
+  documented: boolean;
+  statuses: Map<number, number>;
+  /** Rule id → passing checks that named a response of the operation. */
+  checkedBy: Map<string, number>;
+}
+
+/** Per-rule counters shared by the whole run, and the use of each documented operation. */
 export class Tally {
   readonly passes = new Map<string, number>();
   readonly failures = new Map<string, Failure[]>();
   /** Why a rule could not be exercised (e.g. "no --restricted-token"). */
   readonly notes = new Map<string, string>();
+  /** Operation key (`GET /v1/containers/{id}`) → its use. */
+  readonly operations = new Map<string, OperationUse>();
 
-  pass(ruleId: string): void {
+  /**
+   * @param everyResponse rules checked on every response whatever it is (the document's): they do
+   * not count as having checked an operation in the coverage report.
+   */
+  constructor(private readonly everyResponse: ReadonlySet<string> = new Set()) {}
+
+  pass(ruleId: string, ex?: Exchange): void {
     this.passes.set(ruleId, (this.passes.get(ruleId) ?? 0) + 1);
+    if (ex?.operation && !this.everyResponse.has(ruleId)) {
+      const use = this.operations.get(ex.operation);
+      if (use) use.checkedBy.set(ruleId, (use.checkedBy.get(ruleId) ?? 0) + 1);
+    }
+  }
+
+  /** A response of an operation (or of a request no operation documents) came back. */
+  exercise(key: string, status: number, documented: boolean): void {
+    let use = this.operations.get(key);
+    if (!use) {
+      use = { documented, statuses: new Map(), checkedBy: new Map() };
+      this.operations.set(key, use);
+    }
+    use.statuses.set(status, (use.statuses.get(status) ?? 0) + 1);
   }
 
   fail(failure: Failure): void {
@@ -86,7 +117,7 @@ export class Checker {
   check(ruleId: string, ok: boolean, expected: string, actual: () => string, ex?: Exchange): boolean {
     if (!this.active.has(ruleId)) return ok;
     if (ok) {
-      this.tally.pass(ruleId);
+      this.tally.pass(ruleId, ex);
       return true;
     }
     throw new RuleViolation(ruleId, expected, actual(), ex, [...this.trace]);

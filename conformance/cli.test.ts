@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conformMain, type ConformDeps } from './cli.ts';
+import { describeSource, RULES } from './rules.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -111,6 +112,22 @@ describe('catalog-kit conform: usage and connection errors exit 2', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain('cannot reach the target');
     expect(closed).toBe(true);
+  });
+
+  it('prints the rule catalogue for --list-rules: every rule with its source and what each profile expects', async () => {
+    const r = await run(['--list-rules']);
+    expect(r.code).toBe(0);
+    for (const rule of RULES) expect(r.out).toContain(`  ${rule.id}\n    ${rule.name}\n    source: ${describeSource(rule.source)}`);
+    expect(r.out).toMatch(/hard-delete\.status\n.*\n.*\n {4}profile contract: 204 with no body\n {4}profile openmetadata: 200 with the deleted entity/);
+    expect(r.out).toContain('document.body-matches-schema');
+    expect(r.out).toContain('checked on every response the suite receives');
+  });
+
+  it('exits 2 when the --openapi document cannot be read, naming it', async () => {
+    const target = await fakeTarget((_req, res) => res.end());
+    const r = await run(['--target', target, '--token', 't', '--openapi', '/nowhere/openapi.yaml']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--openapi /nowhere/openapi.yaml: cannot read it');
   });
 
   it('without --target and without a reference server exits 2', async () => {

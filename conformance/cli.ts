@@ -6,8 +6,9 @@ import { exec } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CONFORM_USAGE, parseConformArgs, UsageError, type ConformArgs } from './args.ts';
+import { DocumentError } from './document.ts';
 import { AbortedError, TransportError } from './http.ts';
-import { consoleReport } from './report/console.ts';
+import { catalogueText, consoleReport } from './report/console.ts';
 import { jsonReport, junitXml } from './report/files.ts';
 import { runConformance, TargetError, type ConformanceOptions, type ConformanceReport } from './run.ts';
 
@@ -68,6 +69,10 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
     out(CONFORM_USAGE);
     return 0;
   }
+  if (args.listRules) {
+    out(catalogueText());
+    return 0;
+  }
 
   let reference: ReferenceServer | undefined;
   let aborted = false;
@@ -104,19 +109,22 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
       path: args.path,
       rules: args.rules,
       timeoutMs: args.timeoutMs,
+      openapi: args.openapi,
+      minCoverage: args.minCoverage,
+      serverInProcess: reference !== undefined,
       log: (line) => err(`conform: ${line}\n`),
       isAborted: () => aborted,
     };
     const report = await runConformance(options);
     await writeReports(args, report);
     out(consoleReport(report));
-    return report.failed > 0 ? 1 : 0;
+    return report.failed > 0 || report.coverage.minimum?.met === false ? 1 : 0;
   } catch (e) {
     if (e instanceof UsageError) {
       err(`catalog-kit conform: ${e.message}\n`);
       return 2;
     }
-    if (e instanceof TargetError) {
+    if (e instanceof TargetError || e instanceof DocumentError) {
       err(`catalog-kit conform: ${e.message}\n`);
       return 2;
     }

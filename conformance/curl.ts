@@ -17,6 +17,7 @@ export function toCurl(ex: Exchange): string {
   else if (ex.authHeader !== undefined) parts.push('-H', shellQuote(`Authorization: ${ex.authHeader}`));
   else if (ex.authLabel !== 'none') parts.push('-H', shellQuote(`Authorization: <${ex.authLabel}>`));
   if (ex.contentType) parts.push('-H', shellQuote(`Content-Type: ${ex.contentType}`));
+  for (const [name, value] of Object.entries(ex.requestHeaders ?? {})) parts.push('-H', shellQuote(`${name}: ${value}`));
   if (ex.requestBody !== undefined) parts.push('-d', shellQuote(ex.requestBody));
   return parts.join(' ');
 }

@@ -2,7 +2,7 @@
  * A small HTTP client for the target: one call = one recorded Exchange (request and response),
  * which is what failure reports print as curl commands.
  */
-import { DEFAULT_TIMEOUT_MS, describeFailure, readLimited, TransportError } from './transport.ts';
+import { agents, DEFAULT_TIMEOUT_MS, sendRequest, type RawResponse } from './transport.ts';
 
 export { TransportError } from './transport.ts';
 export type { TransportFailure } from './transport.ts';
@@ -21,6 +21,8 @@ export interface RequestSpec {
   rawBody?: string;
   contentType?: string;
   auth?: AuthMode;
+  /** Further request headers (e.g. `If-Match`), sent as given. */
+  headers?: Record<string, string>;
 }
 
 export interface Exchange {
@@ -32,12 +34,18 @@ export interface Exchange {
   /** The literal Authorization header when it is not a secret (missing/invalid tokens). */
   authHeader?: string;
   contentType?: string;
+  /** The further request headers the spec gave (`If-Match`...), for the curl rendering. */
+  requestHeaders?: Record<string, string>;
   requestBody?: string;
   status: number;
   responseContentType: string;
+  /** Response headers, names in lower case. */
+  responseHeaders: Record<string, string>;
   responseText: string;
   /** Parsed JSON body, or undefined when the body is empty or not JSON. */
   json: unknown;
+  /** The documented operation the request addressed (`GET /v1/containers/{id}`), once observed. */
+  operation?: string;
 }
 
 /** The run was interrupted (Ctrl-C): stop sending, clean up. */
@@ -62,6 +70,7 @@ let seqCounter = 0;
 export class HttpClient {
   readonly baseUrl: string;
   private readonly timeoutMs: number;
+  private readonly pool = agents();
 
   constructor(private readonly opts: ClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
@@ -86,7 +95,7 @@ export class HttpClient {
   async send(spec: RequestSpec): Promise<Exchange> {
     if (this.opts.isAborted?.()) throw new AbortedError();
     const url = this.url(spec.path, spec.query);
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
     const auth = spec.auth ?? 'admin';
     let authLabel: string;
     let authHeader: string | undefined;
@@ -109,28 +118,15 @@ export class HttpClient {
     const contentType = requestBody !== undefined ? (spec.contentType ?? 'application/json') : undefined;
     if (contentType) headers['content-type'] = contentType;
 
-    let res: Response;
+    let res: RawResponse;
     try {
-      res = await fetch(url, {
-        method: spec.method,
-        headers,
-        body: requestBody,
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
+      res = await sendRequest(url, spec.method, headers, requestBody, this.timeoutMs, this.pool);
     } catch (err) {
       if (this.opts.isAborted?.()) throw new AbortedError();
-      const { failure, reason } = describeFailure(err, this.timeoutMs);
-      throw new TransportError(`${spec.method} ${url} failed: ${reason}`, url, failure);
+      throw err;
     }
-    let text: string;
-    try {
-      text = await readLimited(res);
-    } catch (err) {
-      if (err instanceof TransportError) throw new TransportError(`${spec.method} ${url}: ${err.message}`, url, err.failure);
-      const { failure, reason } = describeFailure(err, this.timeoutMs);
-      throw new TransportError(`${spec.method} ${url}: reading the response failed: ${reason}`, url, failure);
-    }
-    const responseContentType = res.headers.get('content-type') ?? '';
+    const text = res.text;
+    const responseContentType = res.headers['content-type'] ?? '';
     let json: unknown;
     if (text.length > 0) {
       try {
@@ -146,9 +142,11 @@ export class HttpClient {
       authLabel,
       authHeader,
       contentType,
+      ...(spec.headers ? { requestHeaders: spec.headers } : {}),
       requestBody,
       status: res.status,
       responseContentType,
+      responseHeaders: res.headers,
       responseText: text,
       json,
     };

@@ -20,7 +20,8 @@ export type KindId =
   | 'pipeline'
   | 'apiCollection'
   | 'databaseSchema'
-  | 'table';
+  | 'table'
+  | 'dataContract';
 
 type KindRole = 'service' | 'classification' | 'child';
 
@@ -181,6 +182,16 @@ export const KINDS: Readonly<Record<KindId, Kind>> = {
     bulk: false,
     followable: true,
     votable: true,
+  },
+  // Used by the data contract scenario only: it belongs to an entity (`entity: {id, type}`), not to a service.
+  dataContract: {
+    id: 'dataContract',
+    path: '/v1/dataContracts',
+    role: 'child',
+    inContract: true,
+    bulk: false,
+    followable: false,
+    votable: false,
   },
 };
 

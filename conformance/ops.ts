@@ -5,6 +5,7 @@
 import type { Exchange } from './http.ts';
 import { asArray, asObject } from './http.ts';
 import { createBody, KINDS, quoteName, type Kind } from './kinds.ts';
+import { checkHrefs, checkLocation } from './meaning.ts';
 import type { Model, ModelEntity } from './model.ts';
 import type { Session } from './session.ts';
 
@@ -71,6 +72,10 @@ export interface CreateOptions {
   /** Check the FQN under create.fqn-derived (default true). */
   checkFqn?: boolean;
   description?: string;
+  /** The create body to send, when the kind's usual one (conformance/kinds.ts createBody) does not fit. */
+  body?: Record<string, unknown>;
+  /** Take the fully qualified name from the answer (kinds whose FQN the suite does not derive). */
+  fqnFromAnswer?: boolean;
 }
 
 /**
@@ -78,16 +83,18 @@ export interface CreateOptions {
  * created it. Returns undefined when the create failed and the rule is not active.
  */
 export async function createEntity(s: Session, model: Model, kind: Kind, parent: ModelEntity | null, opts: CreateOptions = {}): Promise<{ entity?: ModelEntity; ex: Exchange }> {
-  const name = opts.name ?? model.freshName(tagOf(kind));
+  const name = opts.name ?? (typeof opts.body?.name === 'string' ? opts.body.name : model.freshName(tagOf(kind)));
   const method = opts.method ?? 'POST';
   const rule = opts.rule ?? 'create.returns-fields';
   const service = parent ? (parent.kind.role === 'child' ? serviceOf(parent) : parent) : null;
-  const body = createBody(
-    kind,
-    name,
-    opts.description ?? `created by catalog-kit conform (${kind.id})`,
-    service ? { serviceFqn: service.fqn, container: parent && parent.kind.role === 'child' ? { id: parent.id } : undefined } : undefined,
-  );
+  const body =
+    opts.body ??
+    createBody(
+      kind,
+      name,
+      opts.description ?? `created by catalog-kit conform (${kind.id})`,
+      service ? { serviceFqn: service.fqn, container: parent && parent.kind.role === 'child' ? { id: parent.id } : undefined } : undefined,
+    );
   if (kind.role !== 'child') s.registerRoot(kind, name);
   const ex = await s.send({ method, path: kind.path, body });
   const statuses = method === 'POST' ? s.ctx.exp.createStatuses : s.ctx.exp.upsertCreateStatuses;
@@ -101,9 +108,14 @@ export async function createEntity(s: Session, model: Model, kind: Kind, parent:
   if (!s.checker.check(rule, problems.length === 0, `${what}: the created entity`, () => problems.join('; '), ex)) {
     if (typeof got?.id !== 'string') return { ex };
   }
-  const fqn = expectedFqn(kind, name, parent);
+  const fqn = opts.fqnFromAnswer && typeof got?.fullyQualifiedName === 'string' ? got.fullyQualifiedName : expectedFqn(kind, name, parent);
   if (opts.checkFqn !== false) {
     s.checker.check('create.fqn-derived', got?.fullyQualifiedName === fqn, `fullyQualifiedName ${fqn}`, () => `fullyQualifiedName ${JSON.stringify(got?.fullyQualifiedName)}`, ex);
+    if (fqn.includes('"')) await checkQuotedFqn(s, kind, fqn, got, ex);
+  }
+  if (got) {
+    checkLocation(s, ex, kind, got, what);
+    await checkHrefs(s, got, what, ex);
   }
   const id = String(got?.id);
   if (kind.role !== 'child') s.registerRoot(kind, name, id);
@@ -123,6 +135,27 @@ export async function createEntity(s: Session, model: Model, kind: Kind, parent:
   });
   if (!entity.root) entity.root = entity;
   return { entity, ex };
+}
+
+/** A name with a dot (its own or an ancestor's) is quoted in the FQN, and GET finds the entity by that FQN. */
+async function checkQuotedFqn(s: Session, kind: Kind, fqn: string, got: Record<string, unknown> | undefined, ex: Exchange): Promise<void> {
+  const rule = 'create.fqn-quotes-dotted-names';
+  const ok = s.checker.check(
+    rule,
+    got?.fullyQualifiedName === fqn,
+    `fullyQualifiedName ${fqn} (names with a dot quoted)`,
+    () => `fullyQualifiedName ${JSON.stringify(got?.fullyQualifiedName)}`,
+    ex,
+  );
+  if (!ok || !s.checker.isActive(rule)) return;
+  const read = await s.send({ method: 'GET', path: `${kind.path}/name/${encodeURIComponent(fqn)}` });
+  s.checker.check(
+    rule,
+    read.status === 200 && asObject(read.json)?.id === got?.id,
+    `GET ${kind.path}/name/${encodeURIComponent(fqn)} finds ${String(got?.id)}`,
+    () => `${read.status} ${read.responseText.slice(0, 200)}`,
+    read,
+  );
 }
 
 export function tagOf(kind: Kind): string {
@@ -145,6 +178,7 @@ export function tagOf(kind: Kind): string {
     apiCollection: 'ac',
     databaseSchema: 'sch',
     table: 'tbl',
+    dataContract: 'dc',
   };
   return tags[kind.id] ?? 'e';
 }

@@ -73,16 +73,19 @@ export async function probeKinds(client: HttpClient): Promise<Set<KindId>> {
   return available;
 }
 
-/** The id of the token's user (followers need it); null when the target does not say. */
-export async function resolveUserId(client: HttpClient): Promise<string | null> {
+/**
+ * The id (followers need it) and name (every change's updatedBy) of the token's user; each null
+ * when the target does not say (the name falls back to the token's `sub`).
+ */
+export async function resolveUser(client: HttpClient): Promise<{ id: string | null; name: string | null }> {
   const me = await client.send({ method: 'GET', path: '/v1/users/loggedInUser' });
-  const id = asObject(me.json)?.id;
-  if (me.status === 200 && typeof id === 'string') return id;
+  const body = asObject(me.json);
+  if (me.status === 200 && typeof body?.id === 'string') return { id: body.id, name: typeof body.name === 'string' ? body.name : (tokenSubject(client.adminToken) ?? null) };
   const sub = tokenSubject(client.adminToken);
-  if (!sub) return null;
+  if (!sub) return { id: null, name: null };
   const byName = await client.send({ method: 'GET', path: `/v1/users/name/${encodeURIComponent(sub)}` });
   const id2 = asObject(byName.json)?.id;
-  return byName.status === 200 && typeof id2 === 'string' ? id2 : null;
+  return { id: byName.status === 200 && typeof id2 === 'string' ? id2 : null, name: sub };
 }
 
 /** The `sub` claim of a JWT, read without verifying it; undefined when the token is no JWT. */

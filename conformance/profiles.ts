@@ -39,6 +39,7 @@ export interface ProfileExpectations {
   serviceConnectionRequired: boolean;
   bulkResultShape: boolean;
   recursiveDeleteByName: boolean;
+  profileReadsByFqn: boolean;
 }
 
 /** Every field of ProfileExpectations: the suite rows the table must have, no more, no fewer. */
@@ -56,6 +57,7 @@ const SUITE_ROWS: Record<keyof ProfileExpectations, true> = {
   serviceConnectionRequired: true,
   bulkResultShape: true,
   recursiveDeleteByName: true,
+  profileReadsByFqn: true,
 };
 
 /** The JSON type of a value, with the keys of an object: both profiles' values must have the same. */

@@ -16,6 +16,11 @@ export interface Rule {
   source: RuleSource;
   /** What each profile expects, where they differ or where it helps to spell it out. */
   expect?: Partial<Record<Profile, string>>;
+  /**
+   * Checked on every response the suite receives (conformance/observer.ts), not by a command or a
+   * scenario: such checks do not count as a rule having checked an operation in the coverage report.
+   */
+  everyResponse?: boolean;
 }
 
 /** From the interface specification: its section names, quoted (`"Delete and restore" rule 4`). */
@@ -219,6 +224,22 @@ export const RULES: readonly Rule[] = [
     name: "votedUp, votedDown and unVoted are reflected in the entity's votes counts",
     source: contract('"Followers and votes (tables and dashboards)"; "Vote type"'),
   },
+  // Change events and the followers' feed
+  {
+    id: 'events.one-per-write',
+    name: 'Each write that changes an entity (create, PATCH, soft delete, restore, hard delete) adds exactly one change event of its type about it to GET /v1/events',
+    source: observed('docs/behaviour.md "Events" (EventResource.java, ChangeEventRepository.java, changeEventType.json)'),
+  },
+  {
+    id: 'events.rejected-write-none',
+    name: 'A refused write (409, 404, 400) adds no change event',
+    source: observed('docs/behaviour.md "Events" (EventResource.java: events of committed changes only)'),
+  },
+  {
+    id: 'events.followers-notified',
+    name: "A change to a followed entity appears in the follower's feed (GET /v1/feed?userId=<follower>&filterType=FOLLOWS), and not in the feed of a user who does not follow it",
+    source: contract('"Events" (followers of a table receive notifications about changes to it); the feed: docs/behaviour.md "Activity feed" (FeedResource.java)'),
+  },
   // Table profiler config and sample data
   {
     id: 'profiler-config.round-trip',
@@ -288,6 +309,191 @@ export const RULES: readonly Rule[] = [
     id: 'data-contract.unknown-404',
     name: 'Result calls on an unknown data contract give 404',
     source: contract('"Errors" (404 for data contracts when the contract does not exist)'),
+  },
+  // Every response against the OpenAPI document (conformance/observer.ts, conformance/document.ts)
+  {
+    id: 'document.status-documented',
+    name: 'Every response has a status the OpenAPI document gives for its operation, and every request the suite sends is a documented operation',
+    source: observed('docs/behaviour.md "Validation and limits" (every response matches the OpenAPI document)'),
+    expect: {
+      contract: "the kit's document (profile contract), or the target's with --openapi",
+      openmetadata: "the kit's document (profile openmetadata), or the target's with --openapi",
+    },
+    everyResponse: true,
+  },
+  {
+    id: 'document.body-matches-schema',
+    name: 'Every response body has the documented content type and matches the schema the document gives for its operation and status',
+    source: observed('docs/behaviour.md "Validation and limits" (every response matches the OpenAPI document)'),
+    everyResponse: true,
+  },
+  // What the values mean (conformance/observer.ts, conformance/meaning.ts)
+  {
+    id: 'meaning.updated-at-epoch-ms',
+    name: "updatedAt of every entity the run created is epoch milliseconds within minutes of the suite's clock",
+    source: contract('"Resources and their fields" (updatedAt: integer, epoch milliseconds)'),
+    everyResponse: true,
+  },
+  {
+    id: 'meaning.updated-at-monotonic',
+    name: 'updatedAt of an entity never goes back from one response to the next',
+    source: contract('"Resources and their fields" (updatedAt, the time of the last change); the rule: docs/behaviour.md "Versions"'),
+    everyResponse: true,
+  },
+  {
+    id: 'meaning.updated-by-token-user',
+    name: "updatedBy of every entity the run created is the name of the token's user, who made every change",
+    source: contract('"Resources and their fields" (updatedBy: user name); the user: docs/behaviour.md "Create"'),
+    everyResponse: true,
+  },
+  {
+    id: 'meaning.href-resolves',
+    name: 'The href of a created entity, and of every reference in it, resolves: GET answers that entity',
+    source: contract('"Resources and their fields" (href: URL of the entity); the form: docs/behaviour.md "Reading"'),
+  },
+  {
+    id: 'create.fqn-quotes-dotted-names',
+    name: 'A name with a dot is quoted in fullyQualifiedName ("a.b", svc."a.b") and the entity is found by that name',
+    source: observed('docs/behaviour.md "Fully qualified names" (FullyQualifiedName.java quoteName)'),
+  },
+  {
+    id: 'create.location-names-entity',
+    name: 'A 201 of a create (POST or PUT) has a Location header naming the created entity',
+    source: observed('docs/behaviour.md "Create", "Upsert" (EntityResource.java create: Response.created(href))'),
+    expect: {
+      contract: 'Location <base>/v1/<collection>/<id> (or the href) on every 201; a 200 create needs none',
+      openmetadata: 'Location on every 201, the PUT that creates included',
+    },
+  },
+  // Versions and PATCH
+  {
+    id: 'versions.arithmetic',
+    name: 'Each write sets the version exactly: +0.1 for a minor change, PATCH, a soft delete or restore (descendants too), +1.0 for a major change, unchanged for a no-op',
+    source: observed('docs/behaviour.md "Versions" (EntityUtil.java nextVersion, nextMajorVersion; EntityRepository.java EntityUpdater)'),
+  },
+  {
+    id: 'versions.history',
+    name: 'GET <collection>/{id}/versions lists every version, newest first, and /versions/{v} answers the entity as it was at v; an unknown version gives 404',
+    source: observed('docs/behaviour.md "Versions" (EntityRepository.java listVersions, getVersion)'),
+  },
+  {
+    id: 'patch.applies',
+    name: 'PATCH by id and by name applies the JSON Patch: 200 with the change, kept by later reads; patching deleted gives 400, a soft-deleted entity 404',
+    source: observed('docs/behaviour.md "Patch" (EntityResource.java patchInternal, EntityRepository.java patch)'),
+  },
+  // Listing
+  {
+    id: 'list.cursor-paging',
+    name: 'Listing page by page with limit and the after cursor, then back with before, returns every entity of the scope exactly once, at most limit per page, with paging.total',
+    source: observed('docs/behaviour.md "Listing" (EntityResource.java list, ResultList.java, paging.json)'),
+  },
+  {
+    id: 'list.include-filter',
+    name: 'A list shows soft-deleted entities only with include=deleted (only them) or include=all (with the others)',
+    source: observed('docs/behaviour.md "Listing" (the default include is non-deleted, EntityResource.java)'),
+  },
+  // Side effects
+  {
+    id: 'side-effects.rejected-request-changes-nothing',
+    name: 'After a rejected request (400, 401, 403, 404, 409, 412) the entities it could touch, their collection listing (include=all) and their followers and votes are as before',
+    source: observed('docs/behaviour.md "Errors" (a refused request changes nothing)'),
+  },
+  // Table profiles and data contracts by entity
+  {
+    id: 'table-profile.round-trip',
+    name: 'PUT tableProfile stores a table, column and system profile; GET tableProfile, columnProfile and systemProfile return them in their time range',
+    source: contract('"Table profiler" (table, column and system profiles); the shapes: docs/behaviour.md "Table data"'),
+    expect: { contract: 'reads keyed by the table id', openmetadata: 'reads keyed by the table FQN (columnProfile by the column FQN), with startTs and endTs' },
+  },
+  {
+    id: 'csv.export-import-round-trip',
+    name: "A database's CSV export lists its schemas, imports back (dry run) with every row passing, and the asynchronous forms answer a job",
+    source: observed('docs/behaviour.md "CSV import and export" (EntityResource.java exportCsvInternal, importCsvInternal and their async forms)'),
+  },
+  {
+    id: 'data-contract.by-entity',
+    name: "GET /v1/dataContracts/entity?entityId&entityType answers the entity's data contract",
+    source: observed('docs/behaviour.md "Data contracts" (DataContractResource.java getByEntityId)'),
+  },
+  // Conditional requests
+  {
+    id: 'conditional.etag',
+    name: 'GET of an entity answers a weak ETag, the same by id and by name while the entity is unchanged, and a new one after each change',
+    source: observed('docs/behaviour.md "Conditional requests" (EntityResource.java answers an ETag; the web UI\'s ui/rest/ interceptor reads it)'),
+    expect: {
+      contract: 'a new ETag after a PATCH, a follower and a vote',
+      openmetadata: 'a new ETag after a PATCH (a follower or a vote keeps the version and updatedAt the ETag is made of)',
+    },
+  },
+  {
+    id: 'conditional.if-none-match',
+    name: 'GET by id or by name with If-None-Match naming the current ETag answers 304 without a body; an older ETag gets 200 with the entity',
+    source: observed('docs/behaviour.md "Conditional requests" (the web UI sends If-None-Match on every GET, ui/rest/ axios interceptor)'),
+  },
+  {
+    id: 'conditional.if-match',
+    name: 'A write with If-Match naming the current ETag succeeds; naming an older one it answers 412 PRECONDITION_FAILED and changes nothing',
+    source: observed('docs/behaviour.md "Conditional requests" (PreconditionFailedException.java, CatalogGenericExceptionMapper.java)'),
+    expect: { contract: 'PATCH, PUT (upsert) and DELETE', openmetadata: 'PATCH' },
+  },
+  // Fields
+  {
+    id: 'fields.schema-properties',
+    name: 'fields may name any property of the entity, and the answer shows what the entity holds (a table: columns, tableConstraints, joins...)',
+    source: observed('docs/behaviour.md "Reading" (EntityRepository.java allowedFields = getEntityFields(entityClass))'),
+  },
+  {
+    id: 'fields.unknown-400',
+    name: 'fields naming something that is no property of the entity answers 400 Invalid field name <x>',
+    source: observed('docs/behaviour.md "Reading" (CatalogExceptionMessage.java invalidField)'),
+  },
+  // Search
+  {
+    id: 'search.finds-created',
+    name: "GET /v1/search/query with q=<name> in the kind's index finds an entity just created (a target gets 5 s to index it)",
+    source: observed('docs/behaviour.md "Search" (SearchResource.java search; "a write is found by the next search")'),
+  },
+  {
+    id: 'search.deleted-hidden',
+    name: 'A soft-deleted entity is not found without deleted or with deleted=false; deleted=true finds it, and only soft-deleted entities',
+    source: observed('docs/behaviour.md "Search" (ElasticSearchSearchManager.java applyDeletedFilter)'),
+  },
+  {
+    id: 'search.paging-consistent',
+    name: 'from / size page through the hits: every page has hits.total.value equal to the matches, and the pages hold each match once',
+    source: observed('docs/behaviour.md "Search" ("Paging and counts", ElasticSearchSearchManager.java doSearch)'),
+  },
+  {
+    id: 'search.index-filter',
+    name: 'index=<kind>_search_index returns only hits of that kind (_index and entityType); index=all returns every kind',
+    source: observed('docs/behaviour.md "Search" ("Index names", elasticsearch/indexMapping.json)'),
+  },
+  // Lineage
+  {
+    id: 'lineage.edge-both-ends',
+    name: 'An edge added with PUT /v1/lineage is downstream in the lineage of its upstream end and upstream in that of its downstream end, by id and by FQN',
+    source: observed('docs/behaviour.md "Lineage" (LineageRepository.java addLineage; LineageResource.java get, getByName)'),
+  },
+  {
+    id: 'lineage.edge-delete',
+    name: "DELETE /v1/lineage/<from>/<id>/<to>/<id> answers 200 and the edge leaves both ends' lineage; other edges stay",
+    source: observed('docs/behaviour.md "Lineage" (LineageRepository.java deleteLineage)'),
+  },
+  {
+    id: 'lineage.hard-delete-removes-edges',
+    name: "A hard-deleted entity takes its lineage edges with it: the other end's lineage no longer has it, and getLineageEdge is 404",
+    source: observed('docs/behaviour.md "Lineage" (a hard delete of either end removes the edge; LineageRepository.java getLineageEdge)'),
+  },
+  // Custom properties
+  {
+    id: 'custom-properties.declared-round-trip',
+    name: 'An extension value of a property declared on the entity type is stored as sent through create, PATCH and upsert, and GET with fields=extension returns it',
+    source: observed('docs/behaviour.md "Custom properties" (TypeRepository.java addCustomProperty; CustomPropertyValidator.java validateExtension)'),
+  },
+  {
+    id: 'custom-properties.undeclared-refused',
+    name: 'An extension value of a property the entity type does not declare is refused with 400 on create, upsert and PATCH, and changes nothing',
+    source: observed('docs/behaviour.md "Custom properties" (CatalogExceptionMessage.java unknownCustomField)'),
   },
   // Concurrency
   {

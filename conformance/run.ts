@@ -4,12 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Tally } from './checker.ts';
+import { loadDocument } from './document.ts';
 import { AbortedError, HttpClient, TransportError } from './http.ts';
 import { expectationsFor, type Profile } from './profiles.ts';
-import { probeKinds, probeTarget, resolveUserId, TargetError } from './probe.ts';
+import { probeKinds, probeTarget, resolveUser, TargetError } from './probe.ts';
 import { randomPhase } from './random-phase.ts';
 import { buildReport, type ConformanceReport } from './report/model.ts';
-import { RULE_IDS } from './rules.ts';
+import { RULE_IDS, RULES } from './rules.ts';
 import { scenarioPhase } from './scenario-phase.ts';
 import { CleanupRegistry, type RunContext } from './session.ts';
 
@@ -35,6 +36,12 @@ export interface ConformanceOptions {
   timeoutMs?: number;
   /** Which phases run (default both; tests use this to prove each phase catches faults). */
   phases?: { scenarios?: boolean; random?: boolean };
+  /** The target's own OpenAPI document (URL or file) to check responses against, instead of the kit's. */
+  openapi?: string;
+  /** `--min-coverage`: the least percentage of the interface's operations the run must check (the report says whether it did). */
+  minCoverage?: number;
+  /** The target runs in this process (the in-process reference): the suite's CPU time includes the server's. */
+  serverInProcess?: boolean;
 }
 
 const DEFAULT_RUNS = 25;
@@ -44,6 +51,7 @@ export type { ConformanceReport } from './report/model.ts';
 
 export async function runConformance(opts: ConformanceOptions): Promise<ConformanceReport> {
   const started = Date.now();
+  const cpuBefore = process.cpuUsage();
   const log = opts.log ?? (() => {});
   const profile = opts.profile ?? 'contract';
   const selected = opts.rules && opts.rules.length > 0 ? [...opts.rules] : [...RULE_IDS];
@@ -52,8 +60,9 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
   // Cleanup must still work after Ctrl-C: its client ignores the abort flag.
   const cleanupClient = new HttpClient({ baseUrl: opts.baseUrl, token: opts.token, timeoutMs: opts.timeoutMs });
 
+  const document = await loadDocument(profile, opts.openapi);
   await probeTarget(client);
-  const [available, userId] = await Promise.all([probeKinds(client), resolveUserId(client)]).catch((err: unknown) => {
+  const [available, user] = await Promise.all([probeKinds(client), resolveUser(client)]).catch((err: unknown) => {
     if (err instanceof TransportError) throw new TargetError(`the target stopped answering right after the first request: ${err.message}`);
     throw err;
   });
@@ -63,9 +72,14 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
     profile,
     exp: expectationsFor(profile),
     runPrefix: `ck_${runId}`,
-    userId,
+    userId: user.id,
+    userName: user.name,
+    startedAt: started,
+    document,
+    lastUpdatedAt: new Map(),
+    resolvedHrefs: new Map(),
     available,
-    tally: new Tally(),
+    tally: new Tally(new Set(RULES.filter((r) => r.everyResponse).map((r) => r.id))),
     cleanup: new CleanupRegistry(),
   };
   log(`target ${client.baseUrl}, profile ${profile}, run ${ctx.runPrefix}, ${selected.length} rule(s)`);
@@ -95,6 +109,7 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
   }
   cleanupProblems = await ctx.cleanup.remove(cleanupClient).catch((e: Error) => [e.message]);
   if (cleanupProblems.length > 0) log(`cleanup left ${cleanupProblems.length} root(s), e.g. ${cleanupProblems.slice(0, 3).join('; ')}`);
+  const cpu = process.cpuUsage(cpuBefore);
   return buildReport({
     target: client.baseUrl,
     profile,
@@ -106,5 +121,9 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     cleanupProblems,
+    document,
+    exp: ctx.exp,
+    minCoverage: opts.minCoverage,
+    cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000, includesServer: opts.serverInProcess ?? false },
   });
 }

@@ -6,17 +6,21 @@
 import { RuleViolation } from './checker.ts';
 import { AbortedError } from './http.ts';
 import { Model } from './model.ts';
+import { RULES } from './rules.ts';
 import { SCENARIOS, SetupError } from './scenarios/index.ts';
 import { Session, type RunContext } from './session.ts';
 
 const MAX_ATTEMPTS = 6;
+
+/** Rules checked on every response: every scenario checks them. */
+const EVERY_RESPONSE = RULES.filter((r) => r.everyResponse).map((r) => r.id);
 
 export async function scenarioPhase(ctx: RunContext, active: ReadonlySet<string>, log: (line: string) => void): Promise<void> {
   for (const [i, scenario] of SCENARIOS.entries()) {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       // A rule that already failed is not checked again: one counterexample per rule is enough.
       const live = new Set([...active].filter((r) => !ctx.tally.hasFailed(r)));
-      if (!scenario.rules.some((r) => live.has(r))) break;
+      if (![...scenario.rules, ...EVERY_RESPONSE].some((r) => live.has(r))) break;
       const session = new Session(ctx, live);
       const model = new Model(`${ctx.runPrefix}s${i}${attempt > 0 ? `a${attempt}` : ''}`);
       let again = false;

@@ -3,9 +3,11 @@
  * (the trace a failure prints), the checker, and what to remove at the end.
  */
 import { Checker, type Tally } from './checker.ts';
+import type { ApiDocument } from './document.ts';
 import type { Exchange, HttpClient, RequestSpec } from './http.ts';
 import { asObject } from './http.ts';
-import type { Kind, KindId } from './kinds.ts';
+import { quoteName, type Kind, type KindId } from './kinds.ts';
+import { observe } from './observer.ts';
 import { ERROR_TYPES, type Profile, type ProfileExpectations } from './profiles.ts';
 
 /** Everything a run shares between its sequences and scenarios. */
@@ -17,6 +19,16 @@ export interface RunContext {
   runPrefix: string;
   /** The id of the admin token's user (for followers), when the target tells it. */
   userId: string | null;
+  /** The name of the admin token's user (updatedBy of every change the run makes), when known. */
+  userName: string | null;
+  /** When the run started, on the suite's clock (epoch ms). */
+  startedAt: number;
+  /** The OpenAPI document every response is checked against. */
+  document: ApiDocument;
+  /** The greatest updatedAt seen so far, by entity id (rule meaning.updated-at-monotonic). */
+  lastUpdatedAt: Map<string, number>;
+  /** Hrefs already resolved in this run, with the id they answered (rule meaning.href-resolves). */
+  resolvedHrefs: Map<string, string>;
   /** Kinds the target serves. */
   available: ReadonlySet<KindId>;
   tally: Tally;
@@ -70,7 +82,7 @@ export class CleanupRegistry {
           if (!ex || ex.status === 404) {
             ex = await client.send({
               method: 'DELETE',
-              path: `${root.kind.path}/name/${encodeURIComponent(root.name)}`,
+              path: `${root.kind.path}/name/${encodeURIComponent(quoteName(root.name))}`,
               query,
             });
           }
@@ -132,9 +144,11 @@ export class Session {
     return [...problems, ...(await this.ctx.cleanup.remove(this.ctx.client, this.roots))];
   }
 
+  /** Sends a request; its response is checked against the document and for the meaning of its values (conformance/observer.ts). */
   async send(spec: RequestSpec): Promise<Exchange> {
     const ex = await this.ctx.client.send(spec);
     this.trace.push(ex);
+    observe(this.ctx, this.checker, ex);
     return ex;
   }
 

@@ -4,6 +4,7 @@ import { createBody, KINDS } from '../kinds.ts';
 import { describe, sameVersion, type Model } from '../model.ts';
 import { entityPath, readEntity, tagOf } from '../ops.ts';
 import type { Session } from '../session.ts';
+import { expectUnchanged, subtree } from '../side-effects.ts';
 import { BaseCommand } from './base.ts';
 
 export type BadToken = 'none' | 'garbage' | 'tampered' | 'algNone' | 'noBearer';
@@ -65,6 +66,7 @@ export class BadTokenCommand extends BaseCommand {
       s.expectError(rule, ex, 401, `POST ${kind.path} with ${describeToken(this.variant)}`);
       const after = await s.send({ method: 'GET', path: `${kind.path}/name/${encodeURIComponent(name)}`, query: { include: 'all' } });
       s.checker.check(rule, after.status === 404, `${name} was not created`, () => `GET answered ${after.status}`, after);
+      await expectUnchanged(s, m, ex, { absent: [{ kind, fqn: name }] });
       return;
     }
     const e = m.pick(this.pos, (x) => x.state === 'active');
@@ -72,6 +74,7 @@ export class BadTokenCommand extends BaseCommand {
     this.resolved = `GET ${e ? describe(e) : path} with ${this.variant} token`;
     const ex = await s.send({ method: 'GET', path, query: e ? undefined : { limit: 1 }, auth });
     s.expectError(rule, ex, 401, `GET ${path} with ${describeToken(this.variant)}`);
+    if (e) await expectUnchanged(s, m, ex, { entities: [e] });
   }
 }
 
@@ -114,6 +117,7 @@ export class RestrictedCommand extends BaseCommand {
       s.expectError(rule, ex, 403, `${method} ${kind.path} of a new entity with the restricted token`);
       const after = await s.send({ method: 'GET', path: `${kind.path}/name/${encodeURIComponent(name)}`, query: { include: 'all' } });
       c.check(rule, after.status === 404, `${name} was not created`, () => `GET answered ${after.status}`, after);
+      await expectUnchanged(s, m, ex, { absent: [{ kind, fqn: name }] });
       return;
     }
     const e = m.pick(this.pos, (x) => x.state === 'active' && m.ancestorsActive(x));
@@ -126,6 +130,7 @@ export class RestrictedCommand extends BaseCommand {
       auth: 'restricted',
     });
     s.expectError(rule, ex, 403, `${ex.method} of ${describe(e)} with the restricted token`);
+    await expectUnchanged(s, m, ex, subtree(m, e));
     const after = await readEntity(s, e, { by: 'id' });
     const b = asObject(after.json);
     const ok = c.check(

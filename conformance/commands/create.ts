@@ -1,10 +1,14 @@
 import { asObject } from '../http.ts';
-import { createEntity, parentFor } from '../ops.ts';
+import { createEntity, parentFor, tagOf } from '../ops.ts';
 import { describe, type Model, type ModelEntity } from '../model.ts';
 import type { Session } from '../session.ts';
+import { expectUnchanged, scopeOf } from '../side-effects.ts';
 import { BaseCommand, pickKind } from './base.ts';
 
-/** POST a new entity (creating its service first when needed); optionally reuse a name from another scope. */
+/**
+ * POST a new entity (creating its service first when needed); optionally reuse a name from another
+ * scope, or give it a name with a dot (quoted in fully qualified names).
+ */
 export class CreateCommand extends BaseCommand {
   readonly label = 'create';
   constructor(
@@ -12,11 +16,12 @@ export class CreateCommand extends BaseCommand {
     readonly parentPos: number,
     readonly nest: boolean,
     readonly reuseName: boolean,
+    readonly dotted = false,
   ) {
     super();
   }
   protected args() {
-    return [this.kindIndex, this.parentPos, this.nest, this.reuseName];
+    return [this.kindIndex, this.parentPos, this.nest, this.reuseName, this.dotted];
   }
 
   async run(m: Model, s: Session): Promise<void> {
@@ -39,6 +44,7 @@ export class CreateCommand extends BaseCommand {
         rule = 'uniqueness.same-name-in-other-scope-allowed';
       }
     }
+    if (name === undefined && this.dotted) name = `${m.freshName(tagOf(kind))}.v2`;
     const { entity } = await createEntity(s, m, kind, parent, { name, rule });
     this.resolved = entity ? `${describe(entity)}${rule ? ' (name reused from another scope)' : ''}` : kind.id;
   }
@@ -70,15 +76,16 @@ export class DuplicateCreateCommand extends BaseCommand {
 
   async run(m: Model, s: Session): Promise<void> {
     const e = this.target(m);
-    if (e) this.resolved = await duplicateCreate(s, e);
+    if (e) this.resolved = await duplicateCreate(s, m, e);
   }
 }
 
-/** POSTs the create body of `e` again: 409 in its scope. */
-export async function duplicateCreate(s: Session, e: ModelEntity): Promise<string> {
+/** POSTs the create body of `e` again: 409 in its scope, and nothing changed. */
+export async function duplicateCreate(s: Session, m: Model, e: ModelEntity): Promise<string> {
   const rule = duplicateRule(e);
   const ex = await s.send({ method: 'POST', path: e.kind.path, body: e.body });
   s.expectError(rule, ex, 409, `POST of ${describe(e)} again (${e.state})`);
+  await expectUnchanged(s, m, ex, { entities: [e], scopes: scopeOf(e) });
   // A wrongly accepted duplicate may have changed the entity: let a read resolve it.
   if (ex.status < 300 && asObject(ex.json)?.id === e.id) e.version = null;
   return `${describe(e)} (${e.state})`;

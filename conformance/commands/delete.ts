@@ -3,6 +3,7 @@ import { asObject } from '../http.ts';
 import { describe, nextVersion, sameVersion, type Model, type ModelEntity } from '../model.ts';
 import { entityPath, readEntity } from '../ops.ts';
 import type { Session } from '../session.ts';
+import { expectUnchanged, subtree } from '../side-effects.ts';
 import { BaseCommand } from './base.ts';
 
 /** How many children a delete or restore spot-checks (keeps sequences short). */
@@ -53,6 +54,7 @@ async function checkRefused(s: Session, m: Model, e: ModelEntity, hard: boolean,
     () => `${after.status} deleted ${JSON.stringify(body?.deleted)} version ${JSON.stringify(body?.version)}`,
     after,
   );
+  await expectUnchanged(s, m, ex, subtree(m, e));
 }
 
 /** Soft-deletes `e` (active, ancestors active) and checks answer and cascade. Returns a description. */
@@ -84,15 +86,15 @@ export async function softDeleteEntity(s: Session, m: Model, e: ModelEntity, byN
   e.state = 'deleted';
   e.version = expected;
   e.deletedWith = null;
-  const cascaded: ModelEntity[] = [];
+  const cascaded: { d: ModelEntity; expected: number | null }[] = [];
   for (const d of m.descendants(e)) {
     if (d.state !== 'active') continue;
+    cascaded.push({ d, expected: nextVersion(d.version) });
     d.state = 'deleted';
     d.version = null;
     d.deletedWith = e;
-    cascaded.push(d);
   }
-  for (const d of cascaded.slice(0, SPOT_CHECKS)) {
+  for (const { d, expected: dExpected } of cascaded.slice(0, SPOT_CHECKS)) {
     const hidden = await readEntity(s, d, { by: 'id' });
     s.expectError('delete.recursive-cascades', hidden, 404, `GET ${describe(d)} after the recursive soft delete of ${describe(e)}`);
     const shown = await readEntity(s, d, { by: 'id', include: 'deleted' });
@@ -104,8 +106,20 @@ export async function softDeleteEntity(s: Session, m: Model, e: ModelEntity, byN
       () => `${shown.status} deleted ${JSON.stringify(b?.deleted)}`,
       shown,
     );
+    followVersion(s, d, dExpected, shown, `${describe(d)}, deleted with ${describe(e)}: version ${dExpected} (+0.1)`);
   }
   return label;
+}
+
+/**
+ * Checks the version a read shows against the one a cascade should have given (rule
+ * versions.arithmetic), then takes what the target says as the model's version.
+ */
+function followVersion(s: Session, d: ModelEntity, expected: number | null, read: Exchange, what: string): void {
+  const version = asObject(read.json)?.version;
+  if (read.status !== 200) return;
+  if (expected !== null) s.checker.check('versions.arithmetic', sameVersion(version, expected), what, () => `version ${JSON.stringify(version)}`, read);
+  d.version = typeof version === 'number' ? version : null;
 }
 
 /** Hard-deletes `e` (active or soft-deleted) and checks answer, disappearance and cascade. */
@@ -170,20 +184,20 @@ export async function restoreEntity(s: Session, m: Model, e: ModelEntity): Promi
   e.version = expected;
   const back = await readEntity(s, e, { by: 'id' });
   c.status(rule, back, [200], `GET ${describe(e)} after its restore`);
-  const restored: ModelEntity[] = [];
+  const restored: { d: ModelEntity; expected: number | null }[] = [];
   for (const d of m.descendants(e)) {
     if (d.state !== 'deleted' && d.state !== 'limbo') continue;
     if (d.deletedWith === e) {
+      restored.push({ d, expected: d.state === 'deleted' ? nextVersion(d.version) : null });
       d.state = 'active';
       d.version = null;
       d.deletedWith = null;
-      restored.push(d);
     } else {
       // Deleted on its own before: whether restoring the parent brings it back is not pinned.
       d.state = 'limbo';
     }
   }
-  for (const d of restored.slice(0, SPOT_CHECKS)) {
+  for (const { d, expected: dExpected } of restored.slice(0, SPOT_CHECKS)) {
     const r = await readEntity(s, d, { by: 'id' });
     const b = asObject(r.json);
     c.check(
@@ -193,6 +207,7 @@ export async function restoreEntity(s: Session, m: Model, e: ModelEntity): Promi
       () => `${r.status} ${r.responseText.slice(0, 200)}`,
       r,
     );
+    followVersion(s, d, dExpected, r, `${describe(d)}, restored with ${describe(e)}: version ${dExpected} (+0.1)`);
   }
   return describe(e);
 }

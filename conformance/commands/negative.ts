@@ -1,8 +1,9 @@
 import { asObject } from '../http.ts';
 import { createBody } from '../kinds.ts';
-import { describe, sameVersion, type Model } from '../model.ts';
+import { describe, sameVersion, type Model, type ModelEntity } from '../model.ts';
 import { expectedFqn, parentFor, serviceOf, tagOf } from '../ops.ts';
 import type { Session } from '../session.ts';
+import { expectUnchanged, scopeOf, type Touched } from '../side-effects.ts';
 import { BaseCommand, pickKind } from './base.ts';
 
 export type UnknownOp = 'get' | 'delete' | 'hardDelete' | 'restore' | 'follow' | 'vote' | 'unknownFollower' | 'getByName' | 'deleteByName';
@@ -74,6 +75,10 @@ export class UnknownIdCommand extends BaseCommand {
     if (!this.resolved) this.resolved = `${spec.method} ${spec.path}`;
     const ex = await s.send(spec);
     s.expectError(rule, ex, 404, `${spec.method} ${spec.path} (unknown ${rule === 'not-found.unknown-name' ? 'name' : 'id'})`);
+    // What it could have touched: the entity a follower was added to, else entities of that kind.
+    const followed = this.op === 'unknownFollower' ? m.pick(this.kindIndex, (x) => x.kind.followable && x.state === 'active') : undefined;
+    const entities = followed ? [followed] : m.entities.filter((x) => x.kind === kind && x.state !== 'limbo').slice(0, 2);
+    await expectUnchanged(s, m, ex, { entities });
   }
 }
 
@@ -116,6 +121,7 @@ export class InvalidBodyCommand extends BaseCommand {
     let name: string;
     let body: Record<string, unknown>;
     let fqn: string;
+    let service: ModelEntity | null = null;
     if (existing) {
       name = existing.name;
       body = { ...existing.body, description: 'must not be stored' };
@@ -124,7 +130,7 @@ export class InvalidBodyCommand extends BaseCommand {
       const parent = await parentFor(s, m, kind, this.pos, false);
       if (parent === undefined) return;
       name = m.freshName(`${tagOf(kind)}x`);
-      const service = parent ? serviceOf(parent) : null;
+      service = parent ? serviceOf(parent) : null;
       body = createBody(kind, name, 'must not be stored', service ? { serviceFqn: service.fqn } : undefined);
       fqn = expectedFqn(kind, name, parent);
       if (kind.role !== 'child') s.registerRoot(kind, name);
@@ -155,6 +161,11 @@ export class InvalidBodyCommand extends BaseCommand {
     this.resolved = `${method} ${kind.path} ${this.variant}${existing ? ` on existing ${describe(existing)}` : ''}`;
     const ex = await s.send({ method, path: kind.path, body: raw === undefined ? body : undefined, rawBody: raw });
     s.expectError(rule, ex, 400, `${method} ${kind.path} with an invalid body (${this.variant})`);
+    const named = this.variant !== 'missingName' && this.variant !== 'nameIsObject';
+    const touched: Touched = existing
+      ? { entities: [existing], scopes: scopeOf(existing) }
+      : { absent: named ? [{ kind, fqn }] : [], scopes: service && kind.role === 'child' ? [{ service, kind }] : [] };
+    await expectUnchanged(s, m, ex, touched);
     // Nothing changed.
     const after = await s.send({ method: 'GET', path: `${kind.path}/name/${encodeURIComponent(fqn)}`, query: { include: 'all' } });
     if (existing) {

@@ -58,8 +58,13 @@ export async function upsertExisting(s: Session, m: Model, e: ModelEntity, varia
     e.state = 'limbo';
     return label;
   }
+  // The same body: the restore is the only change (docs/behaviour.md "Upsert").
+  const expected = nextVersion(e.version);
+  if (expected !== null) {
+    c.check('versions.arithmetic', sameVersion(got?.version, expected), `${what}: version ${expected} (+0.1 for the restore)`, () => `version ${JSON.stringify(got?.version)}`, ex);
+  }
   e.state = 'active';
-  e.version = null;
+  e.version = typeof got?.version === 'number' ? got.version : null;
   e.deletedWith = null;
   // OpenMetadata restores the children too; the contract does not say: let reads resolve them.
   for (const d of m.descendants(e)) if (d.state === 'deleted') d.state = 'limbo';
@@ -116,6 +121,16 @@ export async function bulkUpsert(s: Session, m: Model, kind: Kind, parent: Model
       r,
     );
     if (item.existing) {
+      const expected = nextVersion(item.existing.version);
+      if (ok && expected !== null) {
+        c.check(
+          'versions.arithmetic',
+          sameVersion(b?.version, expected),
+          `${item.fqn} after the bulk changed its description: version ${expected} (+0.1)`,
+          () => `version ${JSON.stringify(b?.version)}`,
+          r,
+        );
+      }
       item.existing.body = item.body;
       item.existing.version = ok && typeof b?.version === 'number' ? b.version : null;
     } else if (r.status === 200 && typeof b?.id === 'string') {

@@ -1,11 +1,13 @@
 /** The human report: per-rule table, then every failure with its requests as curl and how to replay it. */
 import type { Failure } from '../checker.ts';
 import { responseSummary, shellQuote, toCurl } from '../curl.ts';
-import { describeSource } from '../rules.ts';
+import { describeSource, RULES, ruleGroup } from '../rules.ts';
 import type { ConformanceReport, RuleResult } from './model.ts';
 
 /** Requests printed per failure (the JSON report has all of them). */
 const MAX_STEPS = 25;
+/** Operations listed as not covered (the JSON report has all of them). */
+const MAX_LISTED = 12;
 
 const STATUS_TEXT: Record<RuleResult['status'], string> = { pass: 'pass', fail: 'FAIL', 'not-exercised': 'not exercised' };
 
@@ -51,6 +53,63 @@ export function failureText(report: ConformanceReport, rule: RuleResult, f: Fail
   return out.join('\n');
 }
 
+/** The first path segments that name a collection: `/v1/services/storageServices`, `/v1/containers`, `/v1/tables/{id}/sampleData`. */
+function collectionOf(key: string): string {
+  const path = key.slice(key.indexOf(' ') + 1);
+  const parts = path.split('/');
+  if (parts[2] === 'services') return parts.slice(0, 4).join('/');
+  if (parts[2] === 'tables' && parts[4]) return `/v1/tables/{id}/${parts[4]}`;
+  return parts.slice(0, 3).join('/');
+}
+
+const statusList = (statuses: Record<string, number>) =>
+  Object.entries(statuses)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([status, n]) => `${status}×${n}`)
+    .join(' ');
+
+/** The coverage section: per collection of the interface's kinds, then the totals, then what is missing. */
+export function coverageText(report: ConformanceReport): string {
+  const c = report.coverage;
+  const groups = new Map<string, { ops: number; checked: number; statuses: Record<string, number> }>();
+  for (const op of c.operations) {
+    if (!op.interface || op.notExpected) continue;
+    const key = collectionOf(op.key);
+    const g = groups.get(key) ?? { ops: 0, checked: 0, statuses: {} };
+    g.ops += 1;
+    if (Object.keys(op.checkedBy).length > 0) g.checked += 1;
+    for (const [status, n] of Object.entries(op.statuses)) g.statuses[status] = (g.statuses[status] ?? 0) + n;
+    groups.set(key, g);
+  }
+  const width = Math.max(10, ...[...groups.keys()].map((k) => k.length));
+  const lines = [`coverage, by ${c.document}:`, `  ${'collection'.padEnd(width)}  checked  responses by status`];
+  for (const [key, g] of groups) lines.push(`  ${key.padEnd(width)}  ${`${g.checked}/${g.ops}`.padStart(7)}  ${statusList(g.statuses)}`);
+  lines.push(
+    `  operations of the interface's kinds: ${c.interface.checked} of ${c.interface.operations} checked by a rule (${c.interface.percent.toFixed(1)}%), ${c.interface.exercised} exercised`,
+    `  every operation of the document: ${c.all.exercised} of ${c.all.operations} exercised, ${c.all.checked} checked by a rule`,
+  );
+  if (c.minimum) lines.push(`  --min-coverage ${c.minimum.percent}%: ${c.minimum.met ? 'met' : 'NOT MET'}`);
+  if (c.interface.missing.length > 0) {
+    const more = c.interface.missing.length > MAX_LISTED ? `, … and ${c.interface.missing.length - MAX_LISTED} more (all in --json)` : '';
+    lines.push(`  not covered: ${c.interface.missing.slice(0, MAX_LISTED).join(', ')}${more}`);
+  }
+  if (c.undocumented.length > 0) lines.push(`  requests no operation documents: ${c.undocumented.map((u) => `${u.request} (${statusList(u.statuses)})`).join(', ')}`);
+  const requests =
+    c.operations.reduce((n, op) => n + Object.values(op.statuses).reduce((a, b) => a + b, 0), 0) +
+    c.undocumented.reduce((n, u) => n + Object.values(u.statuses).reduce((a, b) => a + b, 0), 0);
+  lines.push(`  requests checked: ${requests} (${c.operations.length + c.undocumented.length} distinct operations)`);
+  const exercised = report.rules.filter((r) => r.checks > 0);
+  lines.push(`  rules: ${exercised.length} of ${report.rules.length} exercised, ${exercised.reduce((n, r) => n + r.checks, 0)} passing checks (per rule: the checks column above)`);
+  return lines.join('\n');
+}
+
+/** The suite's own CPU time, and its share of the run. */
+export function cpuText(report: ConformanceReport): string {
+  const { cpu } = report;
+  const seconds = ((cpu.userMs + cpu.systemMs) / 1000).toFixed(1);
+  return `suite CPU: ${seconds} s, ${cpu.percent}% of the run${cpu.includesServer ? ' (includes the in-process reference server)' : ''}`;
+}
+
 export function consoleReport(report: ConformanceReport): string {
   const parts: string[] = ['', ruleTable(report)];
   const failing = report.rules.filter((r) => r.status === 'fail');
@@ -67,9 +126,28 @@ export function consoleReport(report: ConformanceReport): string {
   }
   parts.push(
     '',
-    `target ${report.target}, profile ${report.profile}, seed ${report.seed}, ${report.runs} random sequence(s), ${(report.durationMs / 1000).toFixed(1)} s`,
+    coverageText(report),
+    '',
+    `target ${report.target}, profile ${report.profile}, seed ${report.seed}, ${report.runs} random sequence(s), ${(report.durationMs / 1000).toFixed(1)} s; ${cpuText(report)}`,
     `${report.rules.length} rule(s): ${report.passed} passed, ${report.failed} failed, ${report.notExercised} not exercised`,
     `${report.passed} passed, ${report.failed} failed`,
   );
   return `${parts.join('\n')}\n`;
+}
+
+/** `conform --list-rules`: every rule, by group, with its source and what each profile expects. */
+export function catalogueText(): string {
+  const lines: string[] = [];
+  let group = '';
+  for (const rule of RULES) {
+    if (ruleGroup(rule.id) !== group) {
+      group = ruleGroup(rule.id);
+      lines.push('', `${group}.*`);
+    }
+    lines.push(`  ${rule.id}`, `    ${rule.name}`, `    source: ${describeSource(rule.source)}`);
+    for (const [profile, text] of Object.entries(rule.expect ?? {})) lines.push(`    profile ${profile}: ${text}`);
+    if (rule.everyResponse) lines.push('    checked on every response the suite receives');
+  }
+  lines.push('', `${RULES.length} rules. Select some with --rules id,... (a group: --rules ${ruleGroup(RULES[0]!.id)}.*).`);
+  return `${lines.join('\n').trimStart()}\n`;
 }

@@ -2,7 +2,7 @@
 import type { Failure } from '../checker.ts';
 import { toCurl } from '../curl.ts';
 import { describeSource, ruleGroup } from '../rules.ts';
-import { failureText } from './console.ts';
+import { coverageText, cpuText, failureText } from './console.ts';
 import type { ConformanceReport } from './model.ts';
 
 function xmlEscape(s: string): string {
@@ -21,15 +21,24 @@ function xmlEscape(s: string): string {
 
 export function junitXml(report: ConformanceReport): string {
   const time = (report.durationMs / 1000).toFixed(3);
+  // With --min-coverage the coverage is one more testcase.
+  const tests = report.rules.length + (report.coverage.minimum ? 1 : 0);
+  const failures = report.failed + (report.coverage.minimum && !report.coverage.minimum.met ? 1 : 0);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="catalog-kit conform" tests="${report.rules.length}" failures="${report.failed}" skipped="${report.notExercised}" time="${time}">`,
-    `  <testsuite name="catalog-kit conform (${xmlEscape(report.profile)})" tests="${report.rules.length}" failures="${report.failed}" skipped="${report.notExercised}" time="${time}" timestamp="${xmlEscape(report.startedAt)}">`,
+    `<testsuites name="catalog-kit conform" tests="${tests}" failures="${failures}" skipped="${report.notExercised}" time="${time}">`,
+    `  <testsuite name="catalog-kit conform (${xmlEscape(report.profile)})" tests="${tests}" failures="${failures}" skipped="${report.notExercised}" time="${time}" timestamp="${xmlEscape(report.startedAt)}">`,
     '    <properties>',
     `      <property name="target" value="${xmlEscape(report.target)}"/>`,
     `      <property name="profile" value="${xmlEscape(report.profile)}"/>`,
     `      <property name="seed" value="${report.seed}"/>`,
     `      <property name="runs" value="${report.runs}"/>`,
+    `      <property name="coverage.document" value="${xmlEscape(report.coverage.document)}"/>`,
+    `      <property name="coverage.interface.operations" value="${report.coverage.interface.operations}"/>`,
+    `      <property name="coverage.interface.checked" value="${report.coverage.interface.checked}"/>`,
+    `      <property name="coverage.interface.percent" value="${report.coverage.interface.percent}"/>`,
+    `      <property name="coverage.document.exercised" value="${report.coverage.all.exercised}"/>`,
+    `      <property name="cpu.percent" value="${report.cpu.percent}"/>`,
     '    </properties>',
   ];
   let n = 0;
@@ -49,6 +58,17 @@ export function junitXml(report: ConformanceReport): string {
       lines.push(`      <system-out>${xmlEscape(describeSource(rule.source))}</system-out>`, '    </testcase>');
     }
   }
+  const minimum = report.coverage.minimum;
+  if (minimum) {
+    const name = `coverage: at least ${minimum.percent}% of the operations of the interface's kinds checked by a rule`;
+    const open = `    <testcase classname="conformance.coverage" name="${xmlEscape(name)}" assertions="${report.coverage.interface.checked}">`;
+    if (minimum.met) lines.push(`${open.slice(0, -1)}/>`);
+    else {
+      const message = `${report.coverage.interface.percent}% checked; not covered: ${report.coverage.interface.missing.join(', ')}`;
+      lines.push(open, `      <failure message="${xmlEscape(message)}" type="coverage"/>`, '    </testcase>');
+    }
+  }
+  lines.push(`    <system-out>${xmlEscape(`${coverageText(report)}\n${cpuText(report)}`)}</system-out>`);
   lines.push('  </testsuite>', '</testsuites>', '');
   return lines.join('\n');
 }

@@ -1,6 +1,8 @@
 /** The structured report of a run: one entry per selected rule, in catalogue order. */
 import type { Failure, Tally } from '../checker.ts';
-import type { Profile } from '../profiles.ts';
+import { coverageSummary, type CoverageSummary } from '../coverage.ts';
+import type { ApiDocument } from '../document.ts';
+import type { Profile, ProfileExpectations } from '../profiles.ts';
 import { RULES, type RuleSource } from '../rules.ts';
 
 type RuleStatus = 'pass' | 'fail' | 'not-exercised';
@@ -31,6 +33,10 @@ export interface ConformanceReport {
   notExercised: number;
   /** Roots the run could not remove. */
   cleanupProblems: string[];
+  /** Which documented operations the run exercised and which rules checked them. */
+  coverage: CoverageSummary;
+  /** The suite's own CPU time over the run, and its share of the run's duration. */
+  cpu: { userMs: number; systemMs: number; percent: number; includesServer: boolean };
 }
 
 export interface ReportInput {
@@ -44,6 +50,11 @@ export interface ReportInput {
   startedAt: string;
   durationMs: number;
   cleanupProblems: string[];
+  document: ApiDocument;
+  exp: ProfileExpectations;
+  /** `--min-coverage`: the least percentage of the interface's operations a run must check. */
+  minCoverage?: number;
+  cpu: { userMs: number; systemMs: number; includesServer: boolean };
 }
 
 export function buildReport(input: ReportInput): ConformanceReport {
@@ -68,5 +79,12 @@ export function buildReport(input: ReportInput): ConformanceReport {
     failed: rules.filter((r) => r.status === 'fail').length,
     notExercised: rules.filter((r) => r.status === 'not-exercised').length,
     cleanupProblems: input.cleanupProblems,
+    coverage: coverageSummary(input.tally, input.document, input.exp, input.minCoverage),
+    cpu: {
+      userMs: Math.round(input.cpu.userMs),
+      systemMs: Math.round(input.cpu.systemMs),
+      percent: input.durationMs > 0 ? Math.round((1000 * (input.cpu.userMs + input.cpu.systemMs)) / input.durationMs) / 10 : 0,
+      includesServer: input.cpu.includesServer,
+    },
   };
 }

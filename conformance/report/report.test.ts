@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Tally } from '../checker.ts';
 import { toCurl } from '../curl.ts';
+import type { ApiDocument, DocOperation } from '../document.ts';
 import type { Exchange } from '../http.ts';
+import { expectationsFor } from '../profiles.ts';
 import { consoleReport, replayCommand } from './console.ts';
 import { jsonReport, junitXml } from './files.ts';
 import { buildReport } from './model.ts';
@@ -13,15 +15,39 @@ const ex = (over: Partial<Exchange>): Exchange => ({
   authLabel: 'admin',
   status: 201,
   responseContentType: 'application/json',
+  responseHeaders: {},
   responseText: '{"id":"x"}',
   json: { id: 'x' },
   ...over,
 });
 
-function sampleReport() {
-  const tally = new Tally();
+/** A document of four operations: three of the interface's kinds, one not. */
+const OPERATIONS: DocOperation[] = [
+  { key: 'POST /v1/containers', method: 'POST', path: '/v1/containers', statuses: ['201', '409'] },
+  { key: 'GET /v1/containers/{id}', method: 'GET', path: '/v1/containers/{id}', statuses: ['200', '404'] },
+  { key: 'PUT /v1/tables/{id}/sampleData', method: 'PUT', path: '/v1/tables/{id}/sampleData', statuses: ['200'] },
+  { key: 'GET /v1/users', method: 'GET', path: '/v1/users', statuses: ['200'] },
+];
+const DOCUMENT: ApiDocument = {
+  source: 'a test document',
+  operations: OPERATIONS,
+  match: () => undefined,
+  check: () => ({ statusDocumented: true, bodyProblems: [] }),
+};
+
+function sampleReport(minCoverage?: number) {
+  const tally = new Tally(new Set(['document.body-matches-schema']));
+  // POST containers answered twice and checked by a rule; GET by id answered, checked only by a rule of every response; GET users answered.
+  const post = ex({ seq: 10, operation: 'POST /v1/containers' });
+  const get = ex({ seq: 11, method: 'GET', status: 404, operation: 'GET /v1/containers/{id}' });
+  tally.exercise('POST /v1/containers', 201, true);
+  tally.exercise('POST /v1/containers', 409, true);
+  tally.exercise('GET /v1/containers/{id}', 404, true);
+  tally.exercise('GET /v1/users', 200, true);
+  tally.exercise('GET /v1/nowhere (undocumented)', 404, false);
+  tally.pass('create.returns-fields', post);
   tally.pass('create.returns-fields');
-  tally.pass('create.returns-fields');
+  tally.pass('document.body-matches-schema', get);
   const first = ex({ seq: 1, requestBody: '{"name":"c1","service":"s"}', contentType: 'application/json' });
   const second = ex({ seq: 2, status: 201, responseText: '{"id":"y"}' });
   tally.fail({
@@ -43,6 +69,10 @@ function sampleReport() {
     startedAt: '2025-01-01T00:00:00.000Z',
     durationMs: 1500,
     cleanupProblems: [],
+    document: DOCUMENT,
+    exp: expectationsFor('contract'),
+    minCoverage,
+    cpu: { userMs: 300, systemMs: 75, includesServer: false },
   });
 }
 
@@ -82,6 +112,44 @@ describe('reports', () => {
     expect(xml).toContain('<failure message="expected POST of container s.c1 again: status 409; got 201 {&quot;id&quot;:&quot;y&quot;}"');
     expect(xml).toContain('<skipped message="not exercised: no --restricted-token given"/>');
     expect(xml).toContain('&lt;-- here');
+  });
+
+  it("counts the operations of the interface's kinds a rule checked, by status, and the suite's CPU share", () => {
+    const r = sampleReport();
+    // given: the tally above; want: 1 of 3 interface operations checked (a check of every response does not count)
+    expect(r.coverage.interface).toEqual({
+      operations: 3,
+      exercised: 2,
+      checked: 1,
+      percent: 33.3,
+      missing: ['GET /v1/containers/{id} (exercised, checked by no rule)', 'PUT /v1/tables/{id}/sampleData'],
+    });
+    expect(r.coverage.all).toEqual({ operations: 4, exercised: 3, checked: 1 });
+    expect(r.coverage.operations.find((o) => o.key === 'POST /v1/containers')).toMatchObject({ statuses: { '201': 1, '409': 1 }, checkedBy: { 'create.returns-fields': 1 } });
+    expect(r.coverage.undocumented).toEqual([{ request: 'GET /v1/nowhere (undocumented)', statuses: { '404': 1 } }]);
+    expect(r.cpu).toEqual({ userMs: 300, systemMs: 75, percent: 25, includesServer: false });
+    const text = consoleReport(r);
+    expect(text).toMatch(/\/v1\/containers\s+1\/2\s+201×1 404×1 409×1/);
+    expect(text).toContain("operations of the interface's kinds: 1 of 3 checked by a rule (33.3%), 2 exercised");
+    expect(text).toContain('not covered: GET /v1/containers/{id} (exercised, checked by no rule), PUT /v1/tables/{id}/sampleData');
+    expect(text).toContain('suite CPU: 0.4 s, 25% of the run');
+  });
+
+  it('with --min-coverage, says whether the run met it, in the console and as one more JUnit testcase', () => {
+    // given: a minimum; want: met or not, and the JUnit testcase passing or failing
+    const cases: { min: number; met: boolean }[] = [
+      { min: 30, met: true },
+      { min: 90, met: false },
+    ];
+    for (const { min, met } of cases) {
+      const r = sampleReport(min);
+      expect(r.coverage.minimum).toEqual({ percent: min, met });
+      expect(consoleReport(r)).toContain(`--min-coverage ${min}%: ${met ? 'met' : 'NOT MET'}`);
+      const xml = junitXml(r);
+      expect(xml).toContain(`tests="4" failures="${met ? 1 : 2}"`);
+      expect(xml.includes('<failure message="33.3% checked; not covered')).toBe(!met);
+    }
+    expect(junitXml(sampleReport())).toContain('<property name="coverage.interface.percent" value="33.3"/>');
   });
 
   it('writes JSON with the steps as curl', () => {

@@ -1,7 +1,13 @@
 import { concurrentCreates } from './concurrency.ts';
+import { conditionalRequests, fieldsContract } from './conditional.ts';
+import { customProperties } from './custom-properties.ts';
+import { changeEvents } from './events.ts';
+import { lineageGraph } from './lineage.ts';
 import { createAndUniqueness, deleteAndRestore, errorsAndAuth, followersAndVotes, upsertAndBulk } from './lifecycle.ts';
+import { everyOperationOfTheInterface } from './operations.ts';
+import { searchIndex } from './search.ts';
 import type { Scenario } from './support.ts';
-import { dataContractResults, tableSubresources } from './tables.ts';
+import { csvRoundTrip, dataContractResults, tableSubresources } from './tables.ts';
 
 export const SCENARIOS: readonly Scenario[] = [
   createAndUniqueness,
@@ -12,6 +18,14 @@ export const SCENARIOS: readonly Scenario[] = [
   concurrentCreates,
   tableSubresources,
   dataContractResults,
+  everyOperationOfTheInterface,
+  csvRoundTrip,
+  conditionalRequests,
+  fieldsContract,
+  changeEvents,
+  searchIndex,
+  lineageGraph,
+  customProperties,
 ];
 
 export { SetupError, type Scenario } from './support.ts';

@@ -31,21 +31,28 @@ export const createAndUniqueness: Scenario = {
     'uniqueness.duplicate-post-409-classification',
     'uniqueness.same-name-in-other-scope-allowed',
     'errors.body-shape',
+    'side-effects.rejected-request-changes-nothing',
+    'create.fqn-quotes-dotted-names',
+    'create.location-names-entity',
+    'meaning.href-resolves',
   ],
   async run(s, m) {
     for (const kind of drivenKinds(s)) await make(s, m, kind);
     const container = m.entities.find((e) => e.kind.id === 'container');
     const nested = container ? await make(s, m, KINDS.container, container) : undefined;
+    // Names with a dot are quoted in fully qualified names: "a.b", "a.b"."c.d".
+    const { entity: dotted } = await createEntity(s, m, KINDS.storageService, null, { name: `${m.freshName('ss')}.v1` });
+    if (dotted) await createEntity(s, m, KINDS.container, dotted, { name: `${m.freshName('c')}.v2` });
     for (const e of [...m.entities]) await verifyState(s, e, m.entities.indexOf(e) % 2 === 1);
     const service = m.entities.find((e) => e.kind.role === 'service');
     const child = m.entities.find((e) => e.kind.role === 'child' && e.parent?.kind.role === 'service');
     const classification = m.entities.find((e) => e.kind.role === 'classification');
-    for (const e of [service, child, nested, classification]) if (e) await duplicateCreate(s, e);
+    for (const e of [service, child, nested, classification]) if (e) await duplicateCreate(s, m, e);
     // A soft-deleted entity still holds its name.
     const leaf = m.entities.find((e) => e.kind.role === 'child' && e !== container && m.children(e).length === 0);
     if (leaf) {
       await softDeleteEntity(s, m, leaf, false, false);
-      await duplicateCreate(s, leaf);
+      await duplicateCreate(s, m, leaf);
     }
     // The scope of a child name is its parent.
     if (container?.parent) {
@@ -59,7 +66,16 @@ export const createAndUniqueness: Scenario = {
 
 export const upsertAndBulk: Scenario = {
   name: 'upsert-and-bulk',
-  rules: ['upsert.creates', 'upsert.updates-in-place', 'upsert.idempotent', 'upsert.never-409', 'upsert.restores-soft-deleted', 'bulk.upserts-each'],
+  rules: [
+    'upsert.creates',
+    'upsert.updates-in-place',
+    'upsert.idempotent',
+    'upsert.never-409',
+    'upsert.restores-soft-deleted',
+    'bulk.upserts-each',
+    'create.location-names-entity',
+    'versions.arithmetic',
+  ],
   async run(s, m) {
     const service = await make(s, m, KINDS.storageService, null);
     if (!service) return;
@@ -97,6 +113,7 @@ export const deleteAndRestore: Scenario = {
     'delete.non-recursive-parent-400',
     'delete.recursive-cascades',
     'read.get-by-id-and-name-agree',
+    'side-effects.rejected-request-changes-nothing',
   ],
   async run(s, m) {
     const svc = await make(s, m, KINDS.storageService, null);
@@ -141,6 +158,7 @@ export const errorsAndAuth: Scenario = {
     'auth.missing-token-401',
     'auth.invalid-token-401',
     'auth.restricted-token-403',
+    'side-effects.rejected-request-changes-nothing',
   ],
   async run(s, m) {
     const svc = await make(s, m, KINDS.storageService, null);

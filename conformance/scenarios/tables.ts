@@ -6,12 +6,13 @@ import { KINDS } from '../kinds.ts';
 import type { Model, ModelEntity } from '../model.ts';
 import { createEntity, tagOf } from '../ops.ts';
 import type { Session } from '../session.ts';
+import { EVERY_OPERATION_RULES, everyOperation } from './operations.ts';
 import { SetupError, setupOk, type Scenario } from './support.ts';
 
 const MISSING_TABLE = '3d6f0a52-0000-4000-8000-0000000000aa';
 
 /** database service → database → schema → table with two columns. */
-async function makeTable(s: Session, m: Model): Promise<ModelEntity> {
+export async function makeTable(s: Session, m: Model): Promise<ModelEntity> {
   const { entity: service } = await createEntity(s, m, KINDS.databaseService, null, { checkFqn: false });
   if (!service) throw new SetupError('could not create a database service');
   const { entity: database } = await createEntity(s, m, KINDS.database, service, { checkFqn: false });
@@ -55,7 +56,16 @@ function containsAll(whole: unknown, sub: Record<string, unknown>): boolean {
 
 export const tableSubresources: Scenario = {
   name: 'table-subresources',
-  rules: ['profiler-config.round-trip', 'profiler-config.not-found-404', 'sample-data.round-trip', 'sample-data.not-found-404', 'followers.consistent', 'votes.consistent'],
+  rules: [
+    'profiler-config.round-trip',
+    'profiler-config.not-found-404',
+    'sample-data.round-trip',
+    'sample-data.not-found-404',
+    'followers.consistent',
+    'votes.consistent',
+    'table-profile.round-trip',
+    'versions.arithmetic',
+  ],
   async run(s, m) {
     const c = s.checker;
     const table = await makeTable(s, m);
@@ -166,13 +176,151 @@ export const tableSubresources: Scenario = {
       afterSample,
     );
 
+    // OpenMetadata's path of the profiler configuration, which answers the table, in both profiles (docs/behaviour.md "Table data").
+    if (seg !== 'tableProfilerConfig') {
+      const other = `${base}/tableProfilerConfig`;
+      const stored = (ex: Exchange) => asObject(ex.json)?.[cfgField];
+      const putOther = await s.send({ method: 'PUT', path: other, body: config });
+      if (c.status('profiler-config.round-trip', putOther, [200], 'PUT tableProfilerConfig')) {
+        c.check(
+          'profiler-config.round-trip',
+          containsAll(stored(putOther), config),
+          `the table with tableProfilerConfig ${JSON.stringify(config)}`,
+          () => putOther.responseText.slice(0, 300),
+          putOther,
+        );
+      }
+      const getOther = await s.send({ method: 'GET', path: other });
+      c.check(
+        'profiler-config.round-trip',
+        getOther.status === 200 && containsAll(stored(getOther), config),
+        `GET tableProfilerConfig: the table with the configuration`,
+        () => `${getOther.status} ${getOther.responseText.slice(0, 300)}`,
+        getOther,
+      );
+      const delOther = await s.send({ method: 'DELETE', path: other });
+      c.check(
+        'profiler-config.round-trip',
+        delOther.status === 200 && stored(delOther) == null,
+        `DELETE tableProfilerConfig: 200, the table without it`,
+        () => `${delOther.status} ${delOther.responseText.slice(0, 300)}`,
+        delOther,
+      );
+    }
+
+    await tableProfiles(s, table);
+
     // Followers and votes on a table (the contract's example kind).
     await followAndCheck(s, table, true);
     await followAndCheck(s, table, false);
     await voteAndCheck(s, table, 'votedUp');
     await voteAndCheck(s, table, 'unVoted');
+
+    // A major change: a column removed (docs/behaviour.md "Versions").
+    const before = asObject((await s.send({ method: 'GET', path: base })).json)?.version;
+    if (typeof before === 'number') {
+      const narrowed = { ...table.body, columns: (table.body.columns as unknown[]).slice(0, 1) };
+      const put = await s.send({ method: 'PUT', path: KINDS.table.path, body: narrowed });
+      const after = asObject(put.json)?.version;
+      const expected = Math.round((before + 1) * 10) / 10;
+      if (c.status('versions.arithmetic', put, [200], `PUT ${table.fqn} without its column c2`)) {
+        c.check(
+          'versions.arithmetic',
+          after === expected,
+          `PUT ${table.fqn} without its column c2: version ${expected} (+1.0, a major change)`,
+          () => `version ${JSON.stringify(after)}`,
+          put,
+        );
+      }
+    }
   },
 };
+
+/**
+ * A database's CSV: the export lists its schema; the export imported back (a dry run) passes every
+ * row; the asynchronous forms answer a job (rule csv.export-import-round-trip).
+ */
+export const csvRoundTrip: Scenario = {
+  name: 'csv-round-trip',
+  rules: ['csv.export-import-round-trip'],
+  async run(s, m) {
+    const rule = 'csv.export-import-round-trip';
+    const c = s.checker;
+    const table = await makeTable(s, m);
+    const schema = table.parent;
+    const database = schema?.parent;
+    if (!schema || !database) throw new SetupError('the table has no schema or database in the model');
+    const base = `${KINDS.database.path}/name/${encodeURIComponent(database.fqn)}`;
+    const exported = await s.send({ method: 'GET', path: `${base}/export` });
+    const lines = exported.responseText.split(/\r?\n/).filter(Boolean);
+    if (!c.status(rule, exported, [200], `GET ${base}/export`)) return;
+    c.check(
+      rule,
+      exported.responseContentType.startsWith('text/') && /(^|,)name\*?(,|$)/.test(lines[0] ?? '') && lines.slice(1).some((l) => l.split(',')[0] === schema.name),
+      `GET ${base}/export: CSV, a header with name*, and a row of the schema ${schema.name}`,
+      () => `${exported.responseContentType} ${exported.responseText.slice(0, 300)}`,
+      exported,
+    );
+    const imported = await s.send({ method: 'PUT', path: `${base}/import`, query: { dryRun: true }, rawBody: exported.responseText, contentType: 'text/plain' });
+    const result = asObject(imported.json);
+    if (c.status(rule, imported, [200], `PUT ${base}/import?dryRun=true of the export`)) {
+      c.check(
+        rule,
+        result?.status === 'success' && result?.numberOfRowsFailed === 0 && result?.dryRun === true,
+        `the import of the export itself: status success, no row failed, a dry run`,
+        () => imported.responseText.slice(0, 300),
+        imported,
+      );
+    }
+    const exportJob = await s.send({ method: 'GET', path: `${base}/exportAsync` });
+    if (c.status(rule, exportJob, [202], `GET ${base}/exportAsync`)) {
+      c.check(rule, typeof asObject(exportJob.json)?.jobId === 'string', 'an export job with its jobId', () => exportJob.responseText.slice(0, 300), exportJob);
+    }
+    const importJob = await s.send({ method: 'PUT', path: `${base}/importAsync`, query: { dryRun: true }, rawBody: exported.responseText, contentType: 'text/plain' });
+    if (c.status(rule, importJob, [200], `PUT ${base}/importAsync?dryRun=true`)) {
+      c.check(rule, typeof asObject(importJob.json)?.jobId === 'string', 'an import job with its jobId', () => importJob.responseText.slice(0, 300), importJob);
+    }
+  },
+};
+
+/**
+ * PUT tableProfile stores a table, a column and a system profile; the three reads return them in
+ * their time range, keyed as the profile says (rule table-profile.round-trip).
+ */
+async function tableProfiles(s: Session, table: ModelEntity): Promise<void> {
+  const rule = 'table-profile.round-trip';
+  const c = s.checker;
+  const t = Math.floor(Date.now() / 1000) * 1000 - 60 * 60_000;
+  const profile = {
+    tableProfile: { timestamp: t, rowCount: 2, columnCount: 2 },
+    columnProfile: [{ name: 'c1', timestamp: t, nullCount: 0, min: 1, max: 2 }],
+    systemProfile: [{ timestamp: t, operation: 'INSERT', rowsAffected: 2 }],
+  };
+  const put = await s.send({ method: 'PUT', path: `/v1/tables/${table.id}/tableProfile`, body: profile });
+  const answered = asObject(put.json);
+  if (c.status(rule, put, [200], 'PUT tableProfile')) {
+    c.check(rule, answered?.id === table.id, `PUT tableProfile answers the table ${table.id}`, () => put.responseText.slice(0, 300), put);
+  }
+  const byFqn = s.ctx.exp.profileReadsByFqn;
+  const key = byFqn ? encodeURIComponent(table.fqn) : table.id;
+  const columnKey = byFqn ? encodeURIComponent(`${table.fqn}.c1`) : table.id;
+  const range = { startTs: t - 60_000, endTs: t + 60_000 };
+  for (const [path, wanted] of [
+    [`/v1/tables/${key}/tableProfile`, { timestamp: t, rowCount: 2 }],
+    [`/v1/tables/${columnKey}/columnProfile`, { timestamp: t, name: 'c1', nullCount: 0 }],
+    [`/v1/tables/${key}/systemProfile`, { timestamp: t, operation: 'INSERT', rowsAffected: 2 }],
+  ] as const) {
+    const ex = await s.send({ method: 'GET', path, query: range });
+    const data = asArray(asObject(ex.json)?.data) ?? [];
+    c.check(
+      rule,
+      ex.status === 200 && data.some((d) => containsAll(d, wanted)),
+      `GET ${path}?startTs=${range.startTs}&endTs=${range.endTs} lists ${JSON.stringify(wanted)}`,
+      () => `${ex.status} ${ex.responseText.slice(0, 300)}`,
+      ex,
+    );
+  }
+}
 
 const STATUSES = ['Success', 'Failed', 'PartialSuccess', 'Aborted', 'Queued', 'Running'];
 
@@ -187,14 +335,16 @@ export const dataContractResults: Scenario = {
     'data-contract.results-delete-before',
     'data-contract.validate-returns-result',
     'data-contract.unknown-404',
+    'data-contract.by-entity',
+    ...EVERY_OPERATION_RULES,
   ],
   async run(s, m) {
     const c = s.checker;
     const table = await makeTable(s, m);
-    const created = await s.send({
-      method: 'POST',
-      path: '/v1/dataContracts',
+    const { entity: dataContract, ex: created } = await createEntity(s, m, KINDS.dataContract, null, {
       body: { name: m.freshName('dc'), entity: { id: table.id, type: 'table' }, description: 'catalog-kit conform' },
+      checkFqn: false,
+      fqnFromAnswer: true,
     });
     const contract = setupOk(created, [200, 201], 'create a data contract');
     const id = String(contract.id);
@@ -305,6 +455,34 @@ export const dataContractResults: Scenario = {
     ] as const) {
       const ex = await s.send({ method, path, body });
       s.expectError('data-contract.unknown-404', ex, 404, `${method} ${path} (unknown data contract)`);
+    }
+
+    // The contract of an entity, and validating by entity (contract "Data contracts").
+    const byEntity = { entityId: table.id, entityType: 'table' };
+    const found = await s.send({ method: 'GET', path: '/v1/dataContracts/entity', query: byEntity });
+    c.check(
+      'data-contract.by-entity',
+      found.status === 200 && asObject(found.json)?.id === id,
+      `GET /v1/dataContracts/entity?entityId=${table.id}&entityType=table: the contract ${id}`,
+      () => `${found.status} ${found.responseText.slice(0, 200)}`,
+      found,
+    );
+    const byEntityValidated = await s.send({ method: 'POST', path: '/v1/dataContracts/entity/validate', query: byEntity });
+    const r = asObject(byEntityValidated.json);
+    if (c.status('data-contract.validate-returns-result', byEntityValidated, [200, 201], 'POST entity/validate')) {
+      c.check(
+        'data-contract.validate-returns-result',
+        !!r && STATUSES.includes(String(r.contractExecutionStatus)) && (fqn === '' || r.dataContractFQN === fqn),
+        `a validation result of ${fqn}, the table's contract`,
+        () => byEntityValidated.responseText.slice(0, 300),
+        byEntityValidated,
+      );
+    }
+
+    // Every other operation of the collection (results changed the contract's version: a read resolves it).
+    if (dataContract) {
+      dataContract.version = null;
+      await everyOperation(s, m, dataContract, null);
     }
   },
 };

@@ -34,6 +34,16 @@ function createScope(x: Exchange): 'service' | 'classification' | 'nested' | 'ch
   return body.parent ? 'nested' : 'child';
 }
 
+/** The fully qualified name a create would give, from what the proxy has seen (docs/behaviour.md "Fully qualified names"). */
+function createdFqn(x: Exchange, body: Json): string {
+  const quote = (name: string) => (name.includes('.') ? `"${name}"` : name);
+  const name = quote(String(body.name));
+  const parentId = asJson(body.parent)?.id;
+  const parent = typeof parentId === 'string' ? x.memory.entities.get(parentId)?.fullyQualifiedName : undefined;
+  if (typeof parent === 'string') return `${parent}.${name}`;
+  return typeof body.service === 'string' ? `${body.service}.${name}` : name;
+}
+
 /** Rewrites an answer whose body is a JSON object and whose status is `status` (any success when not given). */
 function rewriteEntity(x: Exchange, status: number | undefined, change: (entity: Json) => Json | undefined): void {
   x.reply((a) => {
@@ -102,6 +112,32 @@ async function raceOrWait(x: Exchange, key: string): Promise<void> {
     races.set(key, entry);
   });
   if (raced) asUpsert();
+}
+
+/** `GET /v1/search/query`. */
+const isSearch = (x: Exchange) => x.method === 'GET' && x.forward.pathname === '/api/v1/search/query';
+/** The lineage of one entity: `GET /v1/lineage/<type>/<id>` or `/<type>/name/<fqn>`. */
+const isLineageGraph = (x: Exchange) => x.method === 'GET' && /^\/api\/v1\/lineage\/[A-Za-z]+\/(name\/[^/]+|[0-9a-f-]{36})$/i.test(x.forward.pathname);
+
+/** What the lineage and custom-property faults remember, per proxy memory (a new one at every switch). */
+const remembered = new WeakMap<object, { hardDeleted: boolean; graphs: Map<string, { status: number; body: unknown }>; declared: Set<string> }>();
+function rememberedBy(x: Exchange) {
+  let r = remembered.get(x.memory);
+  if (!r) remembered.set(x.memory, (r = { hardDeleted: false, graphs: new Map(), declared: new Set() }));
+  return r;
+}
+
+/** Custom properties declared through the proxy (`PUT /v1/metadata/types/<id>` {name}). */
+function trackDeclared(x: Exchange): Set<string> {
+  const declared = rememberedBy(x).declared;
+  const name = asJson(x.body)?.name;
+  if (x.method === 'PUT' && /^\/api\/v1\/metadata\/types\/[0-9a-f-]{36}$/i.test(x.forward.pathname) && typeof name === 'string') {
+    x.reply((a) => {
+      if (a.status < 300) declared.add(name);
+      return undefined;
+    });
+  }
+  return declared;
 }
 
 export const FAULTS: Readonly<Record<string, Fault>> = {
@@ -296,6 +332,26 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
     if (x.method === 'PUT' && subPath(x) === 'vote' && body) x.forward.body = { ...body, updatedVoteType: 'unVoted' };
   },
 
+  // Change events and the feed
+  /** Every change event is listed twice. */
+  'events.one-per-write': (x) => {
+    if (x.method === 'GET' && x.target?.collection === 'events' && x.target.shape === '') {
+      rewriteEntity(x, 200, (b) => (Array.isArray(b.data) ? { ...b, data: b.data.flatMap((e: unknown) => [e, e]) } : undefined));
+    }
+  },
+  /** A POST of a name that exists updates the entity (an event) before it answers 409. */
+  'events.rejected-write-none': (x) => {
+    const body = asJson(x.body);
+    if (!isCreate(x) || typeof body?.name !== 'string' || !x.memory.idByFqn.has(createdFqn(x, body))) return;
+    x.forward.method = 'PUT';
+    x.forward.body = { ...body, description: `${String(body.description ?? '')} (changed by a refused request)` };
+    x.reply((a) => (a.status === 200 ? error(409, 'ENTITY_ALREADY_EXISTS', 'Entity already exists') : undefined));
+  },
+  /** The feed is always empty. */
+  'events.followers-notified': (x) => {
+    if (x.method === 'GET' && x.target?.collection === 'feed' && x.target.shape === '') x.answer(200, { data: [], paging: { total: 0 } });
+  },
+
   // Table data
   /** PUT profiler config stores an empty configuration. */
   'profiler-config.round-trip': (x) => {
@@ -358,6 +414,216 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
     if (isDataContract(x)) replaceStatus(x, 404, { status: 200, body: { data: [], paging: { total: 0 } } });
   },
 
+  // Every response against the document
+  /** A successful soft DELETE answers 202, a status the document does not give. */
+  'document.status-documented': (x) => {
+    if (isDelete(x) && !isHard(x)) x.reply((a) => (a.status === 200 ? { status: 202, text: a.text, contentType: 'application/json; charset=utf-8' } : undefined));
+  },
+  /** GET by id answers displayName as a number. */
+  'document.body-matches-schema': (x) => {
+    if (x.method === 'GET' && x.target?.shape === 'id') rewriteEntity(x, 200, (e) => (typeof e.fullyQualifiedName === 'string' ? { ...e, displayName: 42 } : undefined));
+  },
+
+  // What the values mean
+  /** A create answers updatedAt in seconds. */
+  'meaning.updated-at-epoch-ms': (x) => {
+    if (isCreate(x)) rewriteEntity(x, undefined, (e) => (typeof e.updatedAt === 'number' ? { ...e, updatedAt: Math.floor(e.updatedAt / 1000) } : undefined));
+  },
+  /** GET by id or by name answers updatedAt a second earlier than the entity has. */
+  'meaning.updated-at-monotonic': (x) => {
+    if (isSingleGet(x)) rewriteEntity(x, 200, (e) => (typeof e.updatedAt === 'number' ? { ...e, updatedAt: e.updatedAt - 1000 } : undefined));
+  },
+  /** A write answers updatedBy as another user. */
+  'meaning.updated-by-token-user': (x) => {
+    if (x.method !== 'GET') rewriteEntity(x, undefined, (e) => (typeof e.updatedBy === 'string' ? { ...e, updatedBy: 'ingestion-bot' } : undefined));
+  },
+  /** A create answers an href naming another id. */
+  'meaning.href-resolves': (x) => {
+    if (isCreate(x)) rewriteEntity(x, undefined, (e) => (typeof e.href === 'string' && typeof e.id === 'string' ? { ...e, href: e.href.replace(e.id, randomUUID()) } : undefined));
+  },
+  /** A create answers fullyQualifiedName without the quotes around names with a dot. */
+  'create.fqn-quotes-dotted-names': (x) => {
+    if (isCreate(x))
+      rewriteEntity(x, undefined, (e) =>
+        typeof e.fullyQualifiedName === 'string' && e.fullyQualifiedName.includes('"') ? { ...e, fullyQualifiedName: e.fullyQualifiedName.replace(/"/g, '') } : undefined,
+      );
+  },
+  /** A 201 answers no Location header. */
+  'create.location-names-entity': (x) => {
+    x.reply((a) =>
+      a.status === 201 && a.headers.location !== undefined ? { status: 201, text: a.text, contentType: 'application/json; charset=utf-8', headers: { location: null } } : undefined,
+    );
+  },
+
+  // Versions and PATCH
+  /** PATCH answers the version as if the change were a major one (+1.0). */
+  'versions.arithmetic': (x) => {
+    if (x.method === 'PATCH') rewriteEntity(x, 200, (e) => (typeof e.version === 'number' ? { ...e, version: round1(e.version + 1) } : undefined));
+  },
+  /** The version history lists the oldest first. */
+  'versions.history': (x) => {
+    if (x.method === 'GET' && subPath(x) === 'versions')
+      rewriteEntity(x, 200, (b) => (Array.isArray(b.versions) ? { ...b, versions: [...(b.versions as unknown[])].reverse() } : undefined));
+  },
+  /** PATCH applies nothing: the patch is forwarded empty. */
+  'patch.applies': (x) => {
+    if (x.method === 'PATCH' && Array.isArray(x.body)) x.forward.body = [];
+  },
+
+  // Listing
+  /** A page asked for with an after cursor loses its first entity. */
+  'list.cursor-paging': (x) => {
+    if (x.method === 'GET' && x.target?.shape === '' && x.query.has('after')) {
+      rewriteEntity(x, 200, (b) => (Array.isArray(b.data) && b.data.length > 0 ? { ...b, data: (b.data as unknown[]).slice(1) } : undefined));
+    }
+  },
+  /** A list ignores include: soft-deleted entities never show. */
+  'list.include-filter': (x) => {
+    if (x.method === 'GET' && x.target?.shape === '') x.forward.query.delete('include');
+  },
+
+  // Side effects
+  /** A POST of a name that exists updates the entity's description before it answers 409. */
+  'side-effects.rejected-request-changes-nothing': (x) => {
+    const body = asJson(x.body);
+    if (!isCreate(x) || typeof body?.name !== 'string' || !x.memory.idByFqn.has(createdFqn(x, body))) return;
+    x.forward.method = 'PUT';
+    x.forward.body = { ...body, description: `${String(body.description ?? '')} (stored by a refused request)` };
+    x.reply((a) => (a.status === 200 ? error(409, 'ENTITY_ALREADY_EXISTS', 'Entity already exists') : undefined));
+  },
+
+  // Table profiles and data contracts by entity
+  /** The table, column and system profile reads answer no profile. */
+  'table-profile.round-trip': (x) => {
+    if (x.method === 'GET' && /^(table|column|system)Profile$/.test(x.forward.pathname.split('/').at(-1) ?? '')) {
+      rewriteEntity(x, 200, (b) => (Array.isArray(b.data) ? { ...b, data: [] } : undefined));
+    }
+  },
+  /** A CSV export answers its header line only. */
+  'csv.export-import-round-trip': (x) => {
+    if (x.method === 'GET' && x.forward.pathname.endsWith('/export')) {
+      x.reply((a) => (a.status === 200 ? { status: 200, text: `${a.text.split('\r\n')[0] ?? ''}\r\n`, contentType: 'text/plain; charset=utf-8' } : undefined));
+    }
+  },
+  /** The contract of an entity is not found. */
+  'data-contract.by-entity': (x) => {
+    if (x.method === 'GET' && x.forward.pathname === '/api/v1/dataContracts/entity')
+      x.answer(404, { code: 404, errorType: 'NOT_FOUND', message: 'dataContract instance not found' });
+  },
+
+  // Conditional requests
+  /** Entity reads are passed on as rewritten answers, which lose their ETag. */
+  'conditional.etag': (x) => {
+    if (isSingleGet(x)) rewriteEntity(x, 200, (e) => ({ ...e }));
+  },
+  /** If-None-Match never reaches the server: a conditional read is answered in full. */
+  'conditional.if-none-match': (x) => {
+    delete x.forward.headers['if-none-match'];
+  },
+  /** If-Match never reaches the server: a write based on an older ETag goes through. */
+  'conditional.if-match': (x) => {
+    delete x.forward.headers['if-match'];
+  },
+  // Fields
+  /** Properties that are no relationship field (a table's tableConstraints, joins) are refused as unknown. */
+  'fields.schema-properties': (x) => {
+    const name = x.query
+      .get('fields')
+      ?.split(',')
+      .find((f) => f === 'tableConstraints' || f === 'joins');
+    if (x.method === 'GET' && name) x.answer(400, { code: 400, errorType: 'BAD_REQUEST', message: `Invalid field name ${name}` });
+  },
+  /** `fields` is dropped on the way in: a name that is no property is answered 200. */
+  'fields.unknown-400': (x) => {
+    if (x.method === 'GET') x.forward.query.delete('fields');
+  },
+  // Search
+  /** A search leaves out the hits whose name is the query text (and counts them out of the total). */
+  'search.finds-created': (x) => {
+    const q = x.query.get('q');
+    if (!isSearch(x) || !q) return;
+    rewriteEntity(x, 200, (b) => {
+      const hits = asJson(b.hits);
+      if (!hits || !Array.isArray(hits.hits)) return undefined;
+      const kept = hits.hits.filter((h: unknown) => asJson(asJson(h)?._source)?.name !== q);
+      const total = asJson(hits.total);
+      const value = typeof total?.value === 'number' ? total.value - (hits.hits.length - kept.length) : total?.value;
+      return { ...b, hits: { ...hits, hits: kept, total: { ...total, value } } };
+    });
+  },
+  /** deleted=true is sent on as deleted=false: soft-deleted entities are never found. */
+  'search.deleted-hidden': (x) => {
+    if (isSearch(x) && x.query.get('deleted') === 'true') x.forward.query.set('deleted', 'false');
+  },
+  /** `from` never reaches the server: every page is the first. */
+  'search.paging-consistent': (x) => {
+    if (isSearch(x)) x.forward.query.delete('from');
+  },
+  /** Every index asked for is searched as `all`. */
+  'search.index-filter': (x) => {
+    const index = x.query.get('index');
+    if (isSearch(x) && index && index !== 'all') x.forward.query.set('index', 'all');
+  },
+
+  // Lineage
+  /** The lineage of an entity never lists its upstream edges. */
+  'lineage.edge-both-ends': (x) => {
+    if (isLineageGraph(x)) rewriteEntity(x, 200, (b) => ({ ...b, upstreamEdges: [] }));
+  },
+  /** DELETE of an edge answers 200 and removes nothing. */
+  'lineage.edge-delete': (x) => {
+    if (x.method === 'DELETE' && x.forward.pathname.startsWith('/api/v1/lineage/')) x.answer(200, {});
+  },
+  /** After a hard delete, the lineage of an entity is answered as it was before it (the edges of the deleted entity stay). */
+  'lineage.hard-delete-removes-edges': (x) => {
+    const r = rememberedBy(x);
+    if (isDelete(x) && isHard(x)) {
+      x.reply((a) => {
+        if (a.status < 300) r.hardDeleted = true;
+        return undefined;
+      });
+    }
+    if (!isLineageGraph(x)) return;
+    const key = `${x.forward.pathname}?${x.query.toString()}`;
+    const cached = r.graphs.get(key);
+    if (r.hardDeleted && cached) {
+      x.answer(cached.status, cached.body);
+      return;
+    }
+    x.reply((a) => {
+      if (!r.hardDeleted) r.graphs.set(key, { status: a.status, body: a.body });
+      return undefined;
+    });
+  },
+
+  // Custom properties
+  /** GET with fields=extension answers the entity without its extension. */
+  'custom-properties.declared-round-trip': (x) => {
+    if (isSingleGet(x) && x.query.get('fields')?.split(',').includes('extension')) rewriteEntity(x, 200, ({ extension: _extension, ...rest }) => rest);
+  },
+  /** A value of an undeclared property is dropped and the rest stored, then the request is answered 400. */
+  'custom-properties.undeclared-refused': (x) => {
+    const declared = trackDeclared(x);
+    const refuse = (names: string[]) => x.reply(() => error(400, 'BAD_REQUEST', `Unknown custom field ${names.join(', ')}`));
+    const body = asJson(x.body);
+    const extension = asJson(body?.extension);
+    if ((isCreate(x) || isUpsert(x)) && body && extension) {
+      const unknown = Object.keys(extension).filter((k) => !declared.has(k));
+      if (unknown.length === 0) return;
+      x.forward.body = { ...body, extension: Object.fromEntries(Object.entries(extension).filter(([k]) => declared.has(k))) };
+      refuse(unknown);
+    }
+    if (x.method === 'PATCH' && Array.isArray(x.body)) {
+      const undeclaredOp = (op: unknown) => {
+        const name = /^\/extension\/([^/]+)/.exec(String(asJson(op)?.path))?.[1];
+        return name !== undefined && !declared.has(name);
+      };
+      const unknown = x.body.filter(undeclaredOp).map((op) => String(asJson(op)?.path));
+      if (unknown.length === 0) return;
+      x.forward.body = x.body.filter((op) => !undeclaredOp(op));
+      refuse(unknown);
+    }
+  },
   // Concurrency
   /** Concurrent POSTs of the same new name all succeed. */
   'concurrency.duplicate-create-one-wins': async (x) => {

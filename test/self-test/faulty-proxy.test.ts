@@ -4,25 +4,23 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signToken } from '../../src/auth/tokens.ts';
-import { startServer } from '../../src/server.ts';
-import type { RunningServer } from '../../src/server.ts';
+import type { TestApp } from '../kit.ts';
+import { startApp } from '../kit.ts';
 import { FAULTS } from './faults.ts';
 import { FaultyProxy } from './faulty-proxy.ts';
 
-let server: RunningServer;
+let server: TestApp;
 let proxy: FaultyProxy;
 let token: string;
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, fixtures: 'none', log: () => {} });
-  token = await signToken({ user: 'admin', role: 'Admin' });
+  server = await startApp();
+  token = server.tokens.admin;
   proxy = await FaultyProxy.start({ upstream: new URL(server.baseUrl).origin, faults: FAULTS, adminToken: token });
 });
 
 afterAll(async () => {
   await proxy?.close();
-  await server?.close();
 });
 
 interface Sent {

@@ -19,14 +19,20 @@ interface Answer {
   text: string;
   /** `text` parsed as JSON; undefined when it is empty or not JSON. */
   body: unknown;
+  /** The server's response headers (names in lower case), with the changes rewrites made. */
+  headers: IncomingHttpHeaders;
 }
 
-/** A replacement answer: a JSON `body` (none: an empty answer), or a raw `text` with its content type. */
+/**
+ * A replacement answer: a JSON `body` (none: an empty answer), or a raw `text` with its content
+ * type; `headers` sets response headers (null removes one). The other headers stay the server's.
+ */
 export interface Rewritten {
   status: number;
   body?: unknown;
   text?: string;
   contentType?: string;
+  headers?: Record<string, string | null>;
 }
 
 /** Rewrites the answer, or leaves it (undefined). */
@@ -231,7 +237,7 @@ export class FaultyProxy {
     const upstream = direct ?? (await this.send(x, rawUrl, url, raw, req.headers['content-length'] !== undefined));
     if (faults.length === 0) return writeAsIs(res, upstream);
 
-    let current: Answer = { status: upstream.status, text: upstream.raw.toString('utf8'), body: undefined };
+    let current: Answer = { status: upstream.status, text: upstream.raw.toString('utf8'), body: undefined, headers: withoutHopByHop(upstream.headers) };
     current.body = parseJson(current.text);
     x.memory.observe(x, current);
     let changed = false;
@@ -241,12 +247,17 @@ export class FaultyProxy {
       if (!out) continue;
       changed = true;
       const text = out.text ?? (out.body === undefined ? '' : JSON.stringify(out.body));
-      current = { status: out.status, text, body: out.text !== undefined ? undefined : out.body };
+      const headers = { ...current.headers };
+      for (const [name, value] of Object.entries(out.headers ?? {})) {
+        if (value === null) delete headers[name.toLowerCase()];
+        else headers[name.toLowerCase()] = value;
+      }
+      current = { status: out.status, text, body: out.text !== undefined ? undefined : out.body, headers };
       contentType = out.contentType;
     }
     if (!changed) return writeAsIs(res, upstream);
     // A rewritten answer: its ETag and length no longer hold.
-    const headers: OutgoingHttpHeaders = withoutHopByHop(upstream.headers);
+    const headers: OutgoingHttpHeaders = { ...current.headers };
     for (const name of ['etag', 'content-type', 'content-length']) delete headers[name];
     if (current.text) {
       headers['content-type'] = contentType ?? 'application/json; charset=utf-8';
@@ -271,7 +282,9 @@ export class FaultyProxy {
         delete headers['content-type'];
       } else {
         body = Buffer.from(JSON.stringify(forward.body));
-        headers['content-type'] = 'application/json';
+        // A JSON Patch stays one.
+        const sent = headers['content-type'];
+        headers['content-type'] = typeof sent === 'string' && sent.includes('json') ? sent : 'application/json';
       }
     }
     if (body !== undefined) headers['content-length'] = String(body.length);

@@ -1,0 +1,379 @@
+/**
+ * The OpenAPI document every response is checked against (rules document.status-documented and
+ * document.body-matches-schema), and the list of operations the coverage report counts.
+ *
+ * - By default, the kit's own document: the validators compiled from it at build time
+ *   (openapi/generated/validators/, read as files; conformance never imports src/), with the
+ *   variant of the profile the run expects. Nothing is compiled at run time.
+ * - With `--openapi <url|file>`, the target's own document (JSON or YAML, OpenAPI 3.0 or 3.1, with
+ *   its references inside the one document): each response schema is compiled with Ajv the first
+ *   time a response needs it, and kept for the rest of the run.
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Profile } from './profiles.ts';
+
+/** One documented operation. */
+export interface DocOperation {
+  /** `GET /v1/containers/{id}`. */
+  key: string;
+  method: string;
+  /** The document's path template. */
+  path: string;
+  operationId?: string;
+  /** The documented response keys (`200`, `4XX`, `default`). */
+  statuses: readonly string[];
+}
+
+/** What is wrong with one response, by the document. */
+interface ResponseVerdict {
+  /** The status is one the operation documents (or a range or `default` covers it). */
+  statusDocumented: boolean;
+  /** The response key that covers the status (`404`, `4XX`, `default`). */
+  documentedAs?: string;
+  /** Problems of the body against the documented content and schema; empty when it matches. */
+  bodyProblems: string[];
+  /** Where the schema is: `#/paths/~1v1~1containers/get/responses/200/content/application~1json/schema (Container)`. */
+  schemaPath?: string;
+}
+
+export interface ApiDocument {
+  /** What the responses are checked against, in words. */
+  readonly source: string;
+  readonly operations: readonly DocOperation[];
+  /** The operation a request addresses, by its method and path below the base URL (`/v1/...`, still percent-encoded). */
+  match(method: string, path: string): DocOperation | undefined;
+  /** Checks one response of `op`. */
+  check(op: DocOperation, status: number, contentType: string, text: string, json: unknown): ResponseVerdict;
+}
+
+interface AjvLikeError {
+  instancePath: string;
+  schemaPath: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: AjvLikeError[] | null };
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'] as const;
+
+/** `/v1/containers/{id}` → a matcher of request paths; more literal segments (earlier) win. */
+class PathMatcher {
+  private readonly byMethod = new Map<string, { op: DocOperation; segments: (string | null)[] }[]>();
+
+  constructor(operations: readonly DocOperation[]) {
+    for (const op of operations) {
+      const segments = op.path
+        .split('/')
+        .slice(1)
+        .map((s) => (/^\{[^}]+\}$/.test(s) ? null : s));
+      const list = this.byMethod.get(op.method) ?? [];
+      list.push({ op, segments });
+      this.byMethod.set(op.method, list);
+    }
+  }
+
+  match(method: string, path: string): DocOperation | undefined {
+    const parts = path.split('/').slice(1);
+    let best: { op: DocOperation; segments: (string | null)[] } | undefined;
+    for (const candidate of this.byMethod.get(method.toUpperCase()) ?? []) {
+      if (candidate.segments.length !== parts.length) continue;
+      if (!candidate.segments.every((s, i) => s === null || s === decodeSegment(parts[i] ?? ''))) continue;
+      if (!best || moreLiteral(candidate.segments, best.segments)) best = candidate;
+    }
+    return best?.op;
+  }
+}
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** The first segment where they differ decides: a literal beats a parameter. */
+function moreLiteral(a: (string | null)[], b: (string | null)[]): boolean {
+  for (let i = 0; i < a.length; i++) {
+    if ((a[i] === null) !== (b[i] === null)) return a[i] !== null;
+  }
+  return false;
+}
+
+/** The response key that covers a status: itself, its range (`4XX`), or `default`. */
+function responseKey(statuses: readonly string[], status: number): string | undefined {
+  const exact = String(status);
+  if (statuses.includes(exact)) return exact;
+  const range = `${exact[0]}XX`;
+  const found = statuses.find((s) => s.toUpperCase() === range);
+  if (found) return found;
+  return statuses.includes('default') ? 'default' : undefined;
+}
+
+/** `application/json; charset=utf-8` → `application/json`. */
+function mediaOf(contentType: string): string {
+  return contentType.split(';')[0]!.trim().toLowerCase();
+}
+
+/** The documented media type that covers a response's (`application/*`, `*\/*` too). */
+function mediaKey(documented: readonly string[], media: string): string | undefined {
+  if (documented.includes(media)) return media;
+  const [type] = media.split('/');
+  return documented.find((d) => d === `${type}/*`) ?? documented.find((d) => d === '*/*');
+}
+
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function errorsText(errors: readonly AjvLikeError[] | null | undefined): string {
+  return (errors ?? [])
+    .slice(0, 3)
+    .map(
+      (e) =>
+        `${e.instancePath || '(the body)'} ${e.message ?? 'is invalid'}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''} (schema ${e.schemaPath})`,
+    )
+    .join('; ');
+}
+
+/** The checks shared by both documents, given a way to find a schema's validator. */
+function checkResponse(
+  op: DocOperation,
+  status: number,
+  contentType: string,
+  text: string,
+  json: unknown,
+  contentOf: (key: string) => Record<string, { validate: () => Validate | undefined; where: () => string } | null> | undefined,
+): ResponseVerdict {
+  const key = responseKey(op.statuses, status);
+  if (!key) return { statusDocumented: false, bodyProblems: [] };
+  const content = contentOf(key) ?? {};
+  const medias = Object.keys(content);
+  const problems: string[] = [];
+  if (medias.length === 0) {
+    // A `default` without content says too little to hold a body against.
+    if (text.length > 0 && key !== 'default') problems.push(`a body (${contentType || 'no content type'}), where the document gives none for ${key}`);
+    return { statusDocumented: true, documentedAs: key, bodyProblems: problems };
+  }
+  if (text.length === 0) {
+    // HEAD-like answers aside, a documented body must be there.
+    return { statusDocumented: true, documentedAs: key, bodyProblems: [`no body, where the document gives ${medias.join(' or ')}`] };
+  }
+  const media = mediaKey(medias, mediaOf(contentType));
+  if (!media) return { statusDocumented: true, documentedAs: key, bodyProblems: [`content type ${contentType || '(none)'}, where the document gives ${medias.join(' or ')}`] };
+  const entry = content[media];
+  if (!entry) return { statusDocumented: true, documentedAs: key, bodyProblems: [] };
+  const validate = entry.validate();
+  if (!validate) return { statusDocumented: true, documentedAs: key, bodyProblems: [], schemaPath: entry.where() };
+  const isJson = media.includes('json');
+  if (isJson && json === undefined) problems.push('the body is not JSON');
+  else if (!validate(isJson ? json : text)) problems.push(errorsText(validate.errors));
+  return { statusDocumented: true, documentedAs: key, bodyProblems: problems, schemaPath: entry.where() };
+}
+
+// The kit's own document: compiled validators and their operation table (src/openapi/compiled.ts describes the files).
+
+interface CompiledEntry {
+  method: string;
+  path: string;
+  operationId: string;
+  responses: Record<string, Record<string, string | null>>;
+}
+interface CompiledTable {
+  operations: CompiledEntry[];
+  overrides?: Partial<Record<string, Record<string, CompiledEntry>>>;
+}
+
+/** openapi/generated/validators/, from conformance/ and from dist/conformance/ alike (scripts/build.mjs copies it). */
+const VALIDATORS_DIR = new URL('../openapi/generated/validators/', import.meta.url);
+const BUNDLE_PATH = fileURLToPath(new URL('../openapi/generated/openapi.bundle.json', import.meta.url));
+
+function kitDocument(profile: Profile): ApiDocument {
+  const require = createRequire(import.meta.url);
+  let table: { api: CompiledTable };
+  let validators: Record<string, Validate>;
+  try {
+    table = require(fileURLToPath(new URL('operations.json', VALIDATORS_DIR))) as { api: CompiledTable };
+    validators = require(fileURLToPath(new URL('responses.cjs', VALIDATORS_DIR))) as Record<string, Validate>;
+  } catch (error) {
+    throw new Error(`the compiled validators of the kit's document are missing (${fileURLToPath(VALIDATORS_DIR)}): run \`npm run build\` (${(error as Error).message})`);
+  }
+  const overrides = table.api.overrides?.[profile] ?? {};
+  const entries = table.api.operations.map((op, i) => overrides[String(i)] ?? op);
+  const byKey = new Map<string, CompiledEntry>();
+  const operations = entries.map((e) => {
+    const op: DocOperation = { key: `${e.method} ${e.path}`, method: e.method, path: e.path, operationId: e.operationId, statuses: Object.keys(e.responses) };
+    byKey.set(op.key, e);
+    return op;
+  });
+  let bundle: { document: { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> } } | undefined;
+  /** Where a schema sits in the bundled document, with the component it names; read only when a failure needs it. */
+  const where = (op: DocOperation, key: string, media: string) => () => {
+    const pointer = `#/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}/responses/${key}/content/${escapePointer(media)}/schema`;
+    try {
+      bundle ??= JSON.parse(readFileSync(BUNDLE_PATH, 'utf8')) as typeof bundle;
+      const response = bundle!.document.paths[op.path]?.[op.method.toLowerCase()]?.responses?.[key] as
+        { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> } | undefined;
+      const ref = response?.content?.[media]?.schema?.$ref ?? response?.$ref;
+      return ref ? `${pointer} (${ref})` : pointer;
+    } catch {
+      return pointer;
+    }
+  };
+  const matcher = new PathMatcher(operations);
+  return {
+    source: `the kit's OpenAPI document (profile ${profile})`,
+    operations,
+    match: (method, path) => matcher.match(method, path),
+    check(op, status, contentType, text, json) {
+      const entry = byKey.get(op.key);
+      return checkResponse(op, status, contentType, text, json, (key) => {
+        const content = entry?.responses[key];
+        if (!content) return undefined;
+        return Object.fromEntries(Object.entries(content).map(([media, name]) => [media, { validate: () => (name ? validators[name] : undefined), where: where(op, key, media) }]));
+      });
+    },
+  };
+}
+
+// A target's document, given with --openapi.
+
+type Json = Record<string, unknown>;
+
+async function readSource(source: string): Promise<string> {
+  if (/^https?:\/\//i.test(source)) {
+    let res: Response;
+    try {
+      res = await fetch(source, { signal: AbortSignal.timeout(30_000), headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.5' } });
+    } catch (error) {
+      throw new DocumentError(`--openapi ${source}: cannot fetch it: ${(error as Error).message}`);
+    }
+    if (!res.ok) throw new DocumentError(`--openapi ${source}: answered ${res.status}`);
+    return res.text();
+  }
+  try {
+    return await readFile(source, 'utf8');
+  } catch (error) {
+    throw new DocumentError(`--openapi ${source}: cannot read it: ${(error as Error).message}`);
+  }
+}
+
+/** The --openapi document cannot be used (exit 2). */
+export class DocumentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DocumentError';
+  }
+}
+
+function resolvePointer(doc: Json, ref: string): unknown {
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = doc;
+  for (const raw of ref.slice(2).split('/')) {
+    const part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    node = node && typeof node === 'object' ? (node as Json)[part] : undefined;
+  }
+  return node;
+}
+
+/** Loads the target's document and prepares lazy validators. */
+async function targetDocument(source: string): Promise<ApiDocument> {
+  const text = await readSource(source);
+  let doc: Json;
+  try {
+    doc = (text.trimStart().startsWith('{') ? JSON.parse(text) : (await import('yaml')).parse(text)) as Json;
+  } catch (error) {
+    throw new DocumentError(`--openapi ${source}: neither JSON nor YAML: ${(error as Error).message}`);
+  }
+  const version = typeof doc.openapi === 'string' ? doc.openapi : '';
+  if (!/^3\.[01]\./.test(version) || typeof doc.paths !== 'object' || doc.paths === null) {
+    throw new DocumentError(`--openapi ${source}: not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(doc.openapi)}, paths ${doc.paths ? 'present' : 'missing'})`);
+  }
+  // CommonJS modules: their default export is the class (as scripts/compile-validators.ts loads them).
+  const [ajvModule, ajv2020Module, formatsModule] = await Promise.all([import('ajv'), import('ajv/dist/2020.js'), import('ajv-formats')]);
+  const AjvDraft7 = ajvModule.default as unknown as typeof ajvModule.default.default;
+  const Ajv2020 = ajv2020Module.default as unknown as typeof ajv2020Module.default.default;
+  const addFormats = formatsModule.default as unknown as typeof formatsModule.default.default;
+  const options = { strict: false, allErrors: false, validateSchema: false, discriminator: true } as const;
+  const ajv = version.startsWith('3.1.') ? new Ajv2020(options) : new AjvDraft7(options);
+  addFormats(ajv);
+  // The whole document under one id: `#/components/...` references resolve inside it.
+  ajv.addSchema(doc, 'openapi:target');
+
+  const operations: DocOperation[] = [];
+  const responsesOf = new Map<string, Record<string, unknown>>();
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Json>)) {
+    for (const method of METHODS) {
+      const operation = item?.[method] as Json | undefined;
+      if (!operation || typeof operation !== 'object') continue;
+      const responses = (operation.responses ?? {}) as Record<string, unknown>;
+      const op: DocOperation = {
+        key: `${method.toUpperCase()} ${path}`,
+        method: method.toUpperCase(),
+        path,
+        ...(typeof operation.operationId === 'string' ? { operationId: operation.operationId } : {}),
+        statuses: Object.keys(responses),
+      };
+      operations.push(op);
+      responsesOf.set(op.key, responses);
+    }
+  }
+  const compiled = new Map<string, Validate | null>();
+  const compile = (pointer: string): Validate | undefined => {
+    if (!compiled.has(pointer)) {
+      try {
+        compiled.set(pointer, ajv.compile({ $ref: `openapi:target${pointer.replace(/[{}]/g, encodeURIComponent)}` }) as Validate);
+      } catch {
+        // A schema Ajv cannot compile is not the target's fault: that body goes unchecked.
+        compiled.set(pointer, null);
+      }
+    }
+    return compiled.get(pointer) ?? undefined;
+  };
+  const matcher = new PathMatcher(operations);
+  /** The document's server path (`/api` of `http://host/api`), which its paths may sit under. */
+  const servers = Array.isArray(doc.servers) ? (doc.servers as Json[]) : [];
+  const basePaths = servers.map((s) => (typeof s.url === 'string' ? new URL(s.url, 'http://x').pathname.replace(/\/+$/, '') : '')).filter(Boolean);
+  return {
+    source: `the target's OpenAPI document ${source}`,
+    operations,
+    match(method, path) {
+      return matcher.match(method, path) ?? basePaths.map((base) => (path.startsWith(`${base}/`) ? matcher.match(method, path.slice(base.length)) : undefined)).find(Boolean);
+    },
+    check(op, status, contentType, text, json) {
+      const responses = responsesOf.get(op.key) ?? {};
+      return checkResponse(op, status, contentType, text, json, (key) => {
+        let response = responses[key] as Json | undefined;
+        let pointer = `#/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}/responses/${escapePointer(key)}`;
+        for (let hops = 0; typeof response?.$ref === 'string' && hops < 5; hops++) {
+          pointer = response.$ref as string;
+          response = resolvePointer(doc, pointer) as Json | undefined;
+        }
+        const content = response?.content as Record<string, Json> | undefined;
+        if (!response) return undefined;
+        return Object.fromEntries(
+          Object.entries(content ?? {}).map(([media, entry]) => {
+            const schemaPointer = `${pointer}/content/${escapePointer(media)}/schema`;
+            const schema = entry?.schema as Json | undefined;
+            return [
+              media,
+              schema
+                ? {
+                    validate: () => compile(schemaPointer),
+                    where: () => (typeof schema.$ref === 'string' ? `${schemaPointer} (${schema.$ref})` : schemaPointer),
+                  }
+                : null,
+            ];
+          }),
+        );
+      });
+    },
+  };
+}
+
+/** The document a run checks responses against. */
+export async function loadDocument(profile: Profile, openapi?: string): Promise<ApiDocument> {
+  return openapi ? targetDocument(openapi) : kitDocument(profile);
+}
