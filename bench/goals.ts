@@ -3,6 +3,7 @@ import type { ColdStartResult, CommandTiming } from './cold-start.ts';
 import type { DurableWrites } from './durable-writes.ts';
 import type { Comparison } from './report.ts';
 import type { ScaleResult } from './scale.ts';
+import type { SearchBench } from './search.ts';
 
 export interface GoalCheck {
   goal: string;
@@ -18,6 +19,7 @@ export function checkGoals(
   cold: ColdStartResult | undefined,
   commands: CommandTiming[] = [],
   durable?: DurableWrites,
+  search?: SearchBench,
 ): GoalCheck[] {
   const checks: GoalCheck[] = [];
   for (const name of ['GET by id', 'POST create', 'mixed 70/20/10']) {
@@ -50,6 +52,14 @@ export function checkGoals(
       measured: `${durable.ratio.toFixed(2)}x (mean of ${durable.rounds.length} rounds)`,
       met: durable.ratio >= 0.5,
     });
+  if (search?.timings.length) {
+    const worst = search.timings.reduce((a, b) => (b.p50Ms > a.p50Ms ? b : a));
+    checks.push({
+      goal: `search at ${search.entities.toLocaleString('en-US')} entities < 50 ms (p50 of every call)`,
+      measured: `worst ${worst.p50Ms.toFixed(1)} ms (${worst.name})`,
+      met: worst.p50Ms < 50,
+    });
+  }
   if (cold) checks.push({ goal: 'cold start to the first authenticated 200 < 300 ms (median)', measured: `${cold.medianMs.toFixed(0)} ms`, met: cold.medianMs < 300 });
   for (const c of commands) checks.push({ goal: `\`${c.command}\` < 150 ms (median, spawn to exit)`, measured: `${c.medianMs.toFixed(0)} ms`, met: c.medianMs < 150 });
   return checks;

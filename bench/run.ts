@@ -22,6 +22,8 @@ import type { Comparison } from './report.ts';
 import { compare, comparisonTable, statusNotes, table } from './report.ts';
 import type { ScaleResult } from './scale.ts';
 import { runScale } from './scale.ts';
+import type { SearchBench } from './search.ts';
+import { runSearchBench } from './search.ts';
 import { SCENARIOS } from './scenarios.ts';
 import type { Target } from './targets.ts';
 import { seed, startTarget } from './targets.ts';
@@ -40,6 +42,10 @@ const { values: opts } = parseArgs({
     'cold-runs': { type: 'string', default: '5' },
     'conformance-runs': { type: 'string', default: '5' },
     'skip-scale': { type: 'boolean', default: false },
+    search: { type: 'string', default: '100000' },
+    'search-runs': { type: 'string', default: '20' },
+    'skip-search': { type: 'boolean', default: false },
+    'search-only': { type: 'boolean', default: false },
     'skip-cold': { type: 'boolean', default: false },
     'skip-conformance': { type: 'boolean', default: false },
     'skip-durable': { type: 'boolean', default: false },
@@ -53,6 +59,7 @@ if (opts.help) {
   process.stdout.write(`Usage: npm run bench -- [--duration 3] [--connections 20] [--rounds 2] [--warmup 0.5] [--seed 1000]
   [--fixtures default|none|<dir>] [--only <scenario substring>] [--scale 100000] [--cold-runs 5] [--conformance-runs 5]
   [--skip-scale] [--skip-cold] [--skip-conformance] [--skip-durable] [--out bench/results/latest.json]
+  [--search 100000] [--search-runs 20] [--skip-search] [--search-only]   search calls at that many containers
   [--cpu-prof]   profile the reference (node --cpu-prof) under --only (default "GET by id") and
                  summarise the samples taken while the load ran\n`);
   process.exit(0);
@@ -126,8 +133,43 @@ async function compareAll(): Promise<Comparison[]> {
   return comparisons;
 }
 
+async function searchStep(): Promise<SearchBench | undefined> {
+  if (opts['skip-search'] || Number(opts.search) <= 0) return undefined;
+  log('\nSearch at scale…');
+  const result = await runSearchBench(Number(opts.search), Number(opts['search-runs']), log);
+  log(
+    `  first search (builds the index): ${result.firstSearchMs.toFixed(0)} ms; index heap: ${(result.indexHeapBytes / 1e6).toFixed(1)} MB (${Math.round(result.indexHeapBytes / result.entities)} B per entity), ${(result.withFullTextHeapBytes / 1e6).toFixed(1)} MB with the full-text index; a write then the search that finds it: ${result.writeThenFindMs.toFixed(1)} ms`,
+  );
+  log(
+    table(
+      ['call', 'p50 ms', 'p95 ms', 'max ms', 'total'],
+      result.timings.map((t) => [t.name, t.p50Ms.toFixed(1), t.p95Ms.toFixed(1), t.maxMs.toFixed(1), t.total.toLocaleString('en-US')]),
+    ),
+  );
+  return result;
+}
+
 async function main(): Promise<void> {
   if (opts['cpu-prof']) return profile();
+  if (opts['search-only']) {
+    const search = await searchStep();
+    const goals = checkGoals([], undefined, undefined, [], undefined, search);
+    log(
+      `\nTargets:\n${table(
+        ['target', 'measured', 'met'],
+        goals.map((g) => [g.goal, g.measured, g.met ? 'yes' : 'NO']),
+      )}`,
+    );
+    mkdirSync(RESULTS, { recursive: true });
+    // Alone, the search step writes its own file rather than replace the whole run's.
+    const out = opts.out === join(RESULTS, 'latest.json') ? join(RESULTS, 'search.json') : opts.out;
+    writeFileSync(
+      out,
+      `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, loadAverage: loadavg()[0], options: opts, search, goals }, null, 2)}\n`,
+    );
+    log(`\nwritten ${out}`);
+    return;
+  }
   const loadBefore = loadavg()[0]!;
   log(
     `catalog-kit bench — node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadBefore.toFixed(1)}, ${load.connections} connections, ${load.duration} s per scenario per round`,
@@ -167,6 +209,7 @@ async function main(): Promise<void> {
       ),
     );
   }
+  const search = await searchStep();
   let cold: ColdStartResult | undefined;
   const commands: CommandTiming[] = [];
   if (!opts['skip-cold']) {
@@ -190,7 +233,7 @@ async function main(): Promise<void> {
         : `\nConformance suite speed (catalog-kit conform ${c.argv.join(' ')}): ${c.requests} requests in ${c.seconds.toFixed(1)} s = ${Math.round(c.requestsPerSecond)} req/s, exit ${String(c.exitCode)}; CPU: server ${c.serverCpuSeconds.toFixed(1)} s, suite ${c.suiteCpuSeconds.toFixed(1)} s`,
     );
   }
-  const goals = checkGoals(comparisons, scale, cold, commands, durable);
+  const goals = checkGoals(comparisons, scale, cold, commands, durable, search);
   log(
     `\nTargets:\n${table(
       ['target', 'measured', 'met'],
@@ -207,6 +250,7 @@ async function main(): Promise<void> {
     options: opts,
     comparisons,
     scale,
+    search,
     coldStart: cold,
     commands,
     durable,

@@ -15,15 +15,33 @@ import type { AuthOptions } from './auth/tokens.ts';
 import { createVerifier } from './auth/tokens.ts';
 import type { CatalogContext } from './domain/context.ts';
 import { createCatalogContext } from './domain/context.ts';
+import { mountCsvRoutes } from './handlers/csv-routes.ts';
 import { mountDataContractRoutes } from './handlers/data-contract-routes.ts';
+import { mountDataQualityRoutes } from './handlers/data-quality-routes.ts';
+import { mountDataContractRequestRoutes } from './handlers/data-contract-request-routes.ts';
+import { mountOdcsRoutes } from './handlers/odcs-routes.ts';
 import { mountEntityRoutes } from './handlers/entity-routes.ts';
+import { mountSearchRoutes } from './handlers/search-routes.ts';
+import { mountEventRoutes } from './handlers/event-routes.ts';
+import { mountFeedRoutes } from './handlers/feed-routes.ts';
+import type { WebhookOptions } from './events/webhooks.ts';
+import { WebhookSender } from './events/webhooks.ts';
 import { mountSocialRoutes } from './handlers/social-routes.ts';
 import { mountTableDataRoutes } from './handlers/table-data-routes.ts';
+import { mountTableColumnRoutes } from './handlers/table-column-routes.ts';
+import { mountProfilerConfigRoutes } from './handlers/profiler-config-routes.ts';
+import { mountAssetSampleDataRoutes } from './handlers/asset-sample-data-routes.ts';
+import { mountAsyncDeleteRoutes } from './handlers/async-delete-routes.ts';
+import { mountPipelineStatusRoutes } from './handlers/pipeline-status-routes.ts';
+import { mountTagAssetRoutes } from './handlers/tag-asset-routes.ts';
+import { mountTeamMemberRoutes } from './handlers/team-member-routes.ts';
 import { mountTestCaseResultRoutes } from './handlers/test-case-result-routes.ts';
 import type { DevTools, DevToolsOptions } from './admin/dev-tools.ts';
 import { adminApi, docsPages, injectedFaults, setupDevTools } from './admin/dev-tools.ts';
 import { preferCode } from './admin/prefer-code.ts';
 import { mountSystemRoutes } from './handlers/system-routes.ts';
+import { mountLineageRoutes } from './handlers/lineage-routes.ts';
+import { mountMetadataTypeRoutes } from './handlers/metadata-type-routes.ts';
 import { authenticate } from './http/authenticate.ts';
 import { authorize } from './http/authorize.ts';
 import { limitNesting } from './http/body-limits.ts';
@@ -49,6 +67,10 @@ export interface AppOptions extends DevToolsOptions {
   bodyLimit?: string;
   /** Validate responses against the document (default true). */
   validateResponses?: boolean;
+  /** Change events (and feed notifications) kept, the oldest dropped first (default 10,000; docs/behaviour.md "Events"). */
+  maxEvents?: number;
+  /** Webhook delivery: retry delay and queue bound (docs/behaviour.md "Webhooks"). */
+  webhooks?: WebhookOptions;
   log?: (line: string) => void;
   now?: () => number;
   newId?: () => string;
@@ -60,6 +82,8 @@ export interface CatalogApp {
   document: OpenApiDocument;
   /** What the Admin API and the data file share: injection settings, journal, persistence, reset. */
   dev: DevTools;
+  /** The webhook sender: delivers change events in the background (stop it when done). */
+  webhooks: WebhookSender;
   /** Operations of the document that no route serves (a test keeps this empty). */
   unroutedOperations(): OperationEntry[];
 }
@@ -78,8 +102,11 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     kinds: kindRegistry(KINDS),
     now: options.now,
     newId: options.newId,
+    maxEvents: options.maxEvents,
   });
   const dev = setupDevTools(ctx, options, log);
+  // After the start-up state is loaded: its fixtures' events are not delivered.
+  const webhooks = new WebhookSender(ctx, options.webhooks);
   const verifier = createVerifier(options.auth);
   const routes = operationRoutes({
     prefix: '/api',
@@ -88,12 +115,30 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     // Each route runs: request validation → these stages → its handler → response validation.
     stages: [preferCode(), authorize()],
     validateResponses: options.validateResponses ?? true,
+    // A write that throws — refused, or answered with what fails response validation — changes nothing.
+    atomic: (write) => ctx.store.atomically(write),
   });
   // Routes specific to a path go before the generic `/:id` ones (`/dataContracts/entity`...).
   mountSystemRoutes(routes, ctx);
+  mountLineageRoutes(routes, ctx);
+  mountMetadataTypeRoutes(routes, ctx, document);
+  mountSearchRoutes(routes, ctx);
   mountTableDataRoutes(routes, ctx);
+  mountTableColumnRoutes(routes, ctx);
+  mountProfilerConfigRoutes(routes, ctx);
+  mountAssetSampleDataRoutes(routes, ctx);
+  mountAsyncDeleteRoutes(routes, ctx);
+  mountPipelineStatusRoutes(routes, ctx);
+  mountTagAssetRoutes(routes, ctx);
+  mountTeamMemberRoutes(routes, ctx);
   mountDataContractRoutes(routes, ctx);
   mountTestCaseResultRoutes(routes, ctx);
+  mountDataQualityRoutes(routes, ctx);
+  mountDataContractRequestRoutes(routes, ctx);
+  mountOdcsRoutes(routes, ctx);
+  mountCsvRoutes(routes, ctx);
+  mountEventRoutes(routes, ctx, webhooks);
+  mountFeedRoutes(routes, ctx);
   for (const kind of ctx.kinds.all) {
     mountSocialRoutes(routes, ctx, kind);
     mountEntityRoutes(routes, ctx, kind);
@@ -119,10 +164,16 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   );
   app.use(errorRenderer(profile, log)); // error rendering: every failure in the error shape
   jsonResponses(app);
-  return { app, ctx, document, dev, unroutedOperations: () => routes.unrouted() };
+  return { app, ctx, document, dev, webhooks, unroutedOperations: () => routes.unrouted() };
 }
 
 /** Body parsing: most requests have no body, so the parsers and the depth check run only for those that do. */
 function bodyParsing(limit: string): RequestHandler {
-  return withBody(compose([express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }), express.text({ limit, type: 'text/plain' }), limitNesting()]));
+  return withBody(
+    compose([
+      express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }),
+      express.text({ limit, type: ['text/plain', 'application/yaml'] }),
+      limitNesting(),
+    ]),
+  );
 }

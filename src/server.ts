@@ -135,10 +135,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : requestedPort;
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/api`;
+  catalog.webhooks.baseUrl = baseUrl;
   return {
     ...catalog,
     server,
-    baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}/api`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    baseUrl,
+    close: () => {
+      catalog.webhooks.stop();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -514,6 +514,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/containers/{id}/sampleData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the sample data
+         * @description Not in the contract; OpenMetadata's ContainerResource (docs/behaviour.md "Container and topic
+         *     sample data"; the web UI's `ui/rest/storageAPI.ts`): the entity with `sampleData` (absent when none is stored). The container's version does not change. 404 when it does not exist.
+         */
+        get: operations["getContainerSampleData"];
+        /**
+         * Set the sample data
+         * @description Not in the contract; OpenMetadata's ContainerResource (docs/behaviour.md "Container and topic
+         *     sample data"; the web UI's `ui/rest/storageAPI.ts`): replaces the sample data and returns the entity with it. Each column must be a column of the
+         *     container's `dataModel` (400 `Invalid column name <c>`); a row whose length differs from the
+         *     columns is 400. The container's version does not change. 404 when it does not exist.
+         */
+        put: operations["addContainerSampleData"];
+        post?: never;
+        /**
+         * Remove the sample data
+         * @description Not in the contract; OpenMetadata's ContainerResource (docs/behaviour.md "Container and topic
+         *     sample data"; the web UI's `ui/rest/storageAPI.ts`): removes the sample data and returns the entity without it. The container's version does not change. 404 when it does not exist.
+         */
+        delete: operations["deleteContainerSampleData"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/containers/name/{fqn}/children": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the containers inside a container, a page at a time
+         * @description Not in the contract; OpenMetadata's ContainerResource (docs/behaviour.md "Container
+         *     children"): references to the containers directly inside the container named by `{fqn}`,
+         *     ordered by name, `{data, paging: {offset, limit, total}}`; soft-deleted children are left out
+         *     unless `include` says otherwise. 404 when the container does not exist.
+         */
+        get: operations["listContainerChildren"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/containers/{id}/vote": {
         parameters: {
             query?: never;
@@ -1644,6 +1700,285 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/datamodels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List dashboard data models
+         * @description Not shown in the contract; follows OpenMetadata (DashboardDataModelResource; docs/behaviour.md "Listing", "Dashboard data models"): cursor paging
+         *     with `limit`, `before`, `after`, soft-deleted data models only with `include`, and the filter
+         *     `service` (dashboard service FQN).
+         */
+        get: operations["listDashboardDataModels"];
+        /**
+         * Create or update a dashboard data model
+         * @description Not shown in the contract; follows OpenMetadata (docs/behaviour.md "Upsert"): upsert keyed by
+         *     fullyQualifiedName, never 409: 201 when created; 200 when updated (version +0.1, or +1.0 for a
+         *     major change: a column removed or retyped) or unchanged; a soft-deleted data model is restored and updated.
+         */
+        put: operations["createOrUpdateDashboardDataModel"];
+        /**
+         * Create a dashboard data model
+         * @description Not shown in the contract; follows OpenMetadata (createDashboardDataModel.json; docs/behaviour.md "Create",
+         *     "Dashboard data models"): required `name`, `service` (the dashboard service FQN), `dataModelType`
+         *     and `columns`; returns the created data model with its fullyQualifiedName (`<service>.model.<name>`),
+         *     version 0.1, status 201. A name already used in the same service (soft-deleted included) gives
+         *     409; an unknown service gives 404.
+         */
+        post: operations["createDashboardDataModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/datamodels/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or update many dashboard data models
+         * @description Not shown in the contract; follows OpenMetadata's BulkOperationResult (docs/behaviour.md "Bulk upsert"):
+         *     200 with one entry per item; invalid items are reported in `failedRequest` without failing the others.
+         */
+        put: operations["bulkCreateOrUpdateDashboardDataModels"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/datamodels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a dashboard data model by id
+         * @description Not shown in the contract; follows OpenMetadata (docs/behaviour.md "Reading"): relationship
+         *     fields (owners, tags, domains, followers, votes, extension) only with `fields`, soft-deleted
+         *     data models only with `include=deleted|all`.
+         */
+        get: operations["getDashboardDataModelById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a dashboard data model by id
+         * @description Not shown in the contract; follows OpenMetadata (docs/behaviour.md "Delete and restore"): soft
+         *     delete (default) returns the data model with `deleted` true and version +0.1; `hardDelete=true`
+         *     removes it: 204 in the `contract` profile, 200 with the removed data model in the `openmetadata`
+         *     profile. Data models have no children, so `recursive` changes nothing.
+         */
+        delete: operations["deleteDashboardDataModel"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a dashboard data model with JSON Patch
+         * @description Not shown in the contract; follows OpenMetadata (docs/behaviour.md "Patch"): an RFC 6902
+         *     patch; `id`, `name`, `fullyQualifiedName` and `service` are silently kept; changing `deleted`
+         *     gives 400; a soft-deleted data model gives 404; version +0.1 when something changed.
+         */
+        patch: operations["patchDashboardDataModel"];
+        trace?: never;
+    };
+    "/v1/dashboard/datamodels/name/{fqn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a dashboard data model by fully qualified name
+         * @description Not shown in the contract; follows OpenMetadata (docs/behaviour.md "Reading"). Same as by id;
+         *     the FQN is `<service>.model.<name>`.
+         */
+        get: operations["getDashboardDataModelByFqn"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a dashboard data model by fully qualified name
+         * @description Not shown in the contract; follows OpenMetadata (docs/behaviour.md "Delete and restore"). Same as
+         *     delete by id.
+         */
+        delete: operations["deleteDashboardDataModelByFqn"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a dashboard data model by name with JSON Patch
+         * @description Not shown in the contract; follows OpenMetadata (docs/behaviour.md "Patch"). Same as by id.
+         */
+        patch: operations["patchDashboardDataModelByFqn"];
+        trace?: never;
+    };
+    "/v1/dashboard/datamodels/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Restore a soft-deleted dashboard data model
+         * @description Not shown in the contract; follows OpenMetadata (docs/behaviour.md "Delete and restore"): the id
+         *     travels in the body `{"id": ...}`; `?id=` is accepted too. Returns the restored data model,
+         *     version +0.1. An unknown id gives 404; a data model that is not deleted gives 400.
+         */
+        put: operations["restoreDashboardDataModel"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/datamodels/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the versions of a dashboard data model
+         * @description Not shown in the contract; follows OpenMetadata (docs/behaviour.md "Versions").
+         */
+        get: operations["listDashboardDataModelVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/datamodels/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description An entity version such as `0.2` or `1.2`. */
+                version: components["parameters"]["Version"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a dashboard data model as it was at a version
+         * @description Not shown in the contract; follows OpenMetadata (docs/behaviour.md "Versions").
+         */
+        get: operations["getDashboardDataModelVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/datamodels/{id}/followers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Follow a dashboard data model
+         * @description Not shown in the contract; follows OpenMetadata (docs/behaviour.md "Followers and votes"). The body is
+         *     the user's UUID as a JSON string or, profile `contract`, as bare text. Profile `contract` returns
+         *     the data model with its `followers`; profile `openmetadata` a ChangeEvent. Following twice is a
+         *     no-op; the version does not change. An unknown data model or user gives 404.
+         */
+        put: operations["addDashboardDataModelFollower"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/datamodels/{id}/followers/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The follower's user UUID. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop following a dashboard data model
+         * @description Not shown in the contract; follows OpenMetadata (docs/behaviour.md "Followers and votes"). Returns the
+         *     data model (profile `contract`) or a ChangeEvent with `fieldsDeleted` (profile `openmetadata`).
+         *     Unknown data model or user → 404.
+         */
+        delete: operations["deleteDashboardDataModelFollower"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/datamodels/{id}/vote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Vote on a dashboard data model
+         * @description Not shown in the contract; follows OpenMetadata (docs/behaviour.md "Followers and votes"). Up and down
+         *     votes are exclusive per user; the version does not change. Profile `contract` returns the data
+         *     model with `votes`, profile `openmetadata` a ChangeEvent.
+         */
+        put: operations["voteDashboardDataModel"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/databases": {
         parameters: {
             query?: never;
@@ -1900,6 +2235,37 @@ export interface paths {
          *     (profile `openmetadata`). Unknown database or user → 404.
          */
         delete: operations["deleteDatabaseFollower"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/databases/{id}/databaseProfilerConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the profiler configuration
+         * @description Not in the contract; OpenMetadata's DatabaseResource (docs/behaviour.md "Database and schema
+         *     profiler configuration"; the web UI's `ui/rest/databaseAPI.ts`): the entity with `databaseProfilerConfig` (absent when none is stored). The database's version does not change. 404 when it does not exist.
+         */
+        get: operations["getDatabaseProfilerConfig"];
+        /**
+         * Set the profiler configuration
+         * @description Not in the contract; OpenMetadata's DatabaseResource (docs/behaviour.md "Database and schema
+         *     profiler configuration"; the web UI's `ui/rest/databaseAPI.ts`): replaces the configuration and returns the entity with `databaseProfilerConfig`. The database's version does not change. 404 when it does not exist.
+         */
+        put: operations["putDatabaseProfilerConfig"];
+        post?: never;
+        /**
+         * Remove the profiler configuration
+         * @description Not in the contract; OpenMetadata's DatabaseResource (docs/behaviour.md "Database and schema
+         *     profiler configuration"; the web UI's `ui/rest/databaseAPI.ts`): removes the configuration and returns the entity without it. The database's version does not change. 404 when it does not exist.
+         */
+        delete: operations["deleteDatabaseProfilerConfig"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2191,6 +2557,37 @@ export interface paths {
          *     `openmetadata`). Unknown database schema or user → 404.
          */
         delete: operations["deleteDatabaseSchemaFollower"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/databaseSchemas/{id}/databaseSchemaProfilerConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the profiler configuration
+         * @description Not in the contract; OpenMetadata's DatabaseSchemaResource (docs/behaviour.md "Database and schema
+         *     profiler configuration"; the web UI's `ui/rest/databaseAPI.ts`): the entity with `databaseSchemaProfilerConfig` (absent when none is stored). The schema's version does not change. 404 when it does not exist.
+         */
+        get: operations["getDatabaseSchemaProfilerConfig"];
+        /**
+         * Set the profiler configuration
+         * @description Not in the contract; OpenMetadata's DatabaseSchemaResource (docs/behaviour.md "Database and schema
+         *     profiler configuration"; the web UI's `ui/rest/databaseAPI.ts`): replaces the configuration and returns the entity with `databaseSchemaProfilerConfig`. The schema's version does not change. 404 when it does not exist.
+         */
+        put: operations["putDatabaseSchemaProfilerConfig"];
+        post?: never;
+        /**
+         * Remove the profiler configuration
+         * @description Not in the contract; OpenMetadata's DatabaseSchemaResource (docs/behaviour.md "Database and schema
+         *     profiler configuration"; the web UI's `ui/rest/databaseAPI.ts`): removes the configuration and returns the entity without it. The schema's version does not change. 404 when it does not exist.
+         */
+        delete: operations["deleteDatabaseSchemaProfilerConfig"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3823,6 +4220,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/topics/{id}/sampleData": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the sample data
+         * @description Not in the contract; OpenMetadata's TopicResource (docs/behaviour.md "Container and topic
+         *     sample data"; the web UI's `ui/rest/topicsAPI.ts`): the entity with `sampleData` (absent when none is stored). The topic's version does not change. 404 when it does not exist.
+         */
+        get: operations["getTopicSampleData"];
+        /**
+         * Set the sample data
+         * @description Not in the contract; OpenMetadata's TopicResource (docs/behaviour.md "Container and topic
+         *     sample data"; the web UI's `ui/rest/topicsAPI.ts`): replaces the sample data and returns the entity with it. The topic's version does not change. 404 when it does not exist.
+         */
+        put: operations["addTopicSampleData"];
+        post?: never;
+        /**
+         * Remove the sample data
+         * @description Not in the contract; OpenMetadata's TopicResource (docs/behaviour.md "Container and topic
+         *     sample data"; the web UI's `ui/rest/topicsAPI.ts`): removes the sample data and returns the entity without it. The topic's version does not change. 404 when it does not exist.
+         */
+        delete: operations["deleteTopicSampleData"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/topics/{id}/vote": {
         parameters: {
             query?: never;
@@ -4108,6 +4536,64 @@ export interface paths {
          *     docs/behaviour.md "Followers and votes"). Unknown user → 404.
          */
         delete: operations["deletePipelineFollower"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pipelines/{fqn}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the runs of a pipeline in a time range
+         * @description Not in the contract; OpenMetadata's PipelineResource `listPipelineStatuses` (docs/behaviour.md
+         *     "Pipeline status"): `{data, paging}` with `startTs <= timestamp <= endTs`, newest first (both
+         *     required, as OpenMetadata requires them). 404 when the pipeline does not exist.
+         */
+        get: operations["listPipelineStatuses"];
+        /**
+         * Add a run of a pipeline
+         * @description Not in the contract; OpenMetadata's PipelineResource `addPipelineStatus` (docs/behaviour.md
+         *     "Pipeline status"): stores the run (replacing the one with the same `timestamp`) and returns
+         *     the pipeline with `pipelineStatus`, its newest run. A task name that is not a task of the
+         *     pipeline is 400 `Invalid task name <t>`; a timestamp not in milliseconds 400. The pipeline's
+         *     version does not change. 404 when the pipeline does not exist.
+         */
+        put: operations["addPipelineStatus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pipelines/{fqn}/status/{timestamp}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a run of a pipeline
+         * @description Not in the contract; OpenMetadata's PipelineResource `deletePipelineStatus` (docs/behaviour.md
+         *     "Pipeline status"): removes the run at that timestamp and returns the pipeline with
+         *     `pipelineStatus`, its newest remaining run. 404 when the pipeline or the run does not exist.
+         */
+        delete: operations["deletePipelineStatus"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5388,6 +5874,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tags/{id}/assets/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Label entities with the tag
+         * @description Not in the contract; OpenMetadata's TagResource `bulkAddTagToAssets` / `bulkRemoveTagFromAssets`
+         *     (docs/behaviour.md "Tag assets"; the web UI's `ui/rest/tagAPI.ts`): adds the tag as a label to
+         *     each entity of `assets` (each a change of that entity, with a new version), unless `dryRun` (default
+         *     true) asks only for the checks. Answers OpenMetadata's BulkOperationResult: each asset passed or
+         *     failed with a message (an unknown entity, a kind without tags, a label the rules refuse). 404 when the tag
+         *     does not exist.
+         */
+        put: operations["addTagAssets"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tags/{id}/assets/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Unlabel entities with the tag
+         * @description Not in the contract; OpenMetadata's TagResource `bulkAddTagToAssets` / `bulkRemoveTagFromAssets`
+         *     (docs/behaviour.md "Tag assets"; the web UI's `ui/rest/tagAPI.ts`): removes the tag label from
+         *     each entity of `assets` (each a change of that entity, with a new version), unless `dryRun` (default
+         *     true) asks only for the checks. Answers OpenMetadata's BulkOperationResult: each asset passed or
+         *     failed with a message (an unknown entity, a kind without tags). 404 when the tag
+         *     does not exist.
+         */
+        put: operations["removeTagAssets"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tags/{id}/versions": {
         parameters: {
             query?: never;
@@ -5508,6 +6044,573 @@ export interface paths {
          *     catalog-kit answers with its package version.
          */
         get: operations["getSystemVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List change events
+         * @description Not shown in the contract; follows OpenMetadata's `EventResource.get` (docs/behaviour.md
+         *     "Events"). Every write that changes an entity records one change event: create
+         *     (`entityCreated`), update — PUT, PATCH, follow, unfollow, vote — (`entityUpdated`, with its
+         *     `changeDescription`), soft delete (`entitySoftDeleted`), hard delete (`entityDeleted`) and
+         *     restore (`entityRestored`). Each parameter names, comma-separated, the entity types whose
+         *     events of that type are listed (`*`: all; absent: none); `entityDeleted` lists soft and hard
+         *     deletes. Only events at or after
+         *     `timestamp` (epoch milliseconds; default 0). The answer holds every matching event, oldest
+         *     first, as OpenMetadata sorts them (`EntityUtil.compareChangeEvent`), each with the entity as
+         *     it was right after the change. The server keeps the newest 10,000 events (`serve
+         *     --max-events`).
+         */
+        get: operations["listChangeEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List event subscriptions
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.listEventSubscriptions`
+         *     (docs/behaviour.md "Webhooks", "Listing"): cursor paging with `limit`, `before`, `after`;
+         *     `filteringRules` only with `fields=filteringRules`.
+         */
+        get: operations["listEventSubscriptions"];
+        /**
+         * Create or update an event subscription
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.createOrUpdateEventSubscription`
+         *     (docs/behaviour.md "Webhooks", "Upsert"): keyed by name; 201 when created, 200 when updated
+         *     (version +0.1) or unchanged. Deliveries use the new destinations and filters from the next
+         *     event on.
+         */
+        put: operations["createOrUpdateEventSubscription"];
+        /**
+         * Create an event subscription (a webhook)
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.createEventSubscription`
+         *     (createEventSubscription.json; docs/behaviour.md "Webhooks", "Create"): `name` is required
+         *     (`alertType` defaults to `Notification`); `resources` lists the entity types whose events it receives (`all` for every
+         *     type) and becomes `filteringRules.resources`; `input.filters` narrows them (by event type,
+         *     FQN, entity id, user); each destination gets an `id`. From then on every matching change
+         *     event is POSTed as JSON to each enabled `Webhook` destination's `config.endpoint`, in order,
+         *     signed with `X-OM-Signature: sha256=<HMAC-SHA256 hex>` when `config.secretKey` is set, and
+         *     retried with exponential backoff (`retries`, default 3) when the endpoint fails. 201 with the
+         *     subscription; 409 when the name is taken.
+         */
+        post: operations["createEventSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event subscription by id
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.getEventSubscriptionById` (docs/behaviour.md "Webhooks", "Reading").
+         */
+        get: operations["getEventSubscriptionById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an event subscription by id
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.deleteEventSubscription`
+         *     (docs/behaviour.md "Webhooks", "Delete and restore"): always a hard delete — its deliveries
+         *     stop and its status goes with it; 204 in the `contract` profile, 200 with the removed
+         *     subscription in the `openmetadata` profile.
+         */
+        delete: operations["deleteEventSubscription"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an event subscription with JSON Patch
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.patchEventSubscription`
+         *     (docs/behaviour.md "Webhooks", "Patch"): `[{"op": "replace", "path": "/enabled", "value": false}]`
+         *     stops deliveries; version +0.1 when something changed.
+         */
+        patch: operations["patchEventSubscription"];
+        trace?: never;
+    };
+    "/v1/events/subscriptions/name/{fqn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event subscription by name
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.getEventSubscriptionByName` (docs/behaviour.md "Webhooks", "Reading"). Same as by id.
+         */
+        get: operations["getEventSubscriptionByFqn"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an event subscription by name
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.deleteEventSubscriptionByName` (docs/behaviour.md "Webhooks"). Same as by id.
+         */
+        delete: operations["deleteEventSubscriptionByFqn"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an event subscription by name with JSON Patch
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.patchEventSubscription` by name (docs/behaviour.md "Webhooks", "Patch"). Same as by id.
+         */
+        patch: operations["patchEventSubscriptionByFqn"];
+        trace?: never;
+    };
+    "/v1/events/subscriptions/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the versions of an event subscription
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.listEventSubscriptionVersions` (docs/behaviour.md "Versions").
+         */
+        get: operations["listEventSubscriptionVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/subscriptions/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description An entity version such as `0.2` or `1.2`. */
+                version: components["parameters"]["Version"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event subscription as it was at a version
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.getEventSubscriptionVersion` (docs/behaviour.md "Versions").
+         */
+        get: operations["getEventSubscriptionVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/subscriptions/{id}/status/{destinationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The destination's id. */
+                destinationId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the delivery status of a destination
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.getEventSubscriptionStatusById`
+         *     (docs/behaviour.md "Webhooks"): `active` once an event was delivered, `awaitingRetry` (with
+         *     `nextAttempt`) while a failed delivery waits to be tried again, `failed` once its retries are
+         *     spent, with `lastFailedStatusCode` and `lastFailedReason`; `disabled` for a disabled
+         *     destination or subscription. 404 for an unknown subscription or destination.
+         */
+        get: operations["getEventSubscriptionStatusById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/subscriptions/name/{fqn}/status/{destinationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+                /** @description The destination's id. */
+                destinationId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the delivery status of a destination (subscription by name)
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.getEventSubscriptionStatusByName`
+         *     (docs/behaviour.md "Webhooks"): `active` once an event was delivered, `awaitingRetry` (with
+         *     `nextAttempt`) while a failed delivery waits to be tried again, `failed` once its retries are
+         *     spent, with `lastFailedStatusCode` and `lastFailedReason`; `disabled` for a disabled
+         *     destination or subscription. 404 for an unknown subscription or destination.
+         */
+        get: operations["getEventSubscriptionStatusByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/subscriptions/{id}/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the destinations of an event subscription with their status
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.getAllDestinationForSubscriptionById`
+         *     (docs/behaviour.md "Webhooks"): each destination with its delivery status in `statusDetails`.
+         */
+        get: operations["getAllDestinationForEventSubscriptionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/subscriptions/name/{fqn}/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the destinations of an event subscription with their status (by name)
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.getAllDestinationStatusesForSubscriptionByName`
+         *     (docs/behaviour.md "Webhooks"): each destination with its delivery status in `statusDetails`.
+         */
+        get: operations["getAllDestinationForEventSubscriptionByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/subscriptions/id/{id}/eventsRecord": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Count the events of an event subscription
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.getEventSubscriptionEventsRecordById`
+         *     (docs/behaviour.md "Webhooks"): events delivered (`successfulEventsCount`), failed for good
+         *     (`failedEventsCount`: retries spent, or refused by a full queue) and waiting
+         *     (`pendingEventsCount`); `totalEventsCount` is their sum.
+         */
+        get: operations["getEventSubscriptionEventsRecordById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/subscriptions/name/{fqn}/eventsRecord": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Count the events of an event subscription (by name)
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.getEventSubscriptionEventsRecordByName`
+         *     (docs/behaviour.md "Webhooks"): events delivered (`successfulEventsCount`), failed for good
+         *     (`failedEventsCount`: retries spent, or refused by a full queue) and waiting
+         *     (`pendingEventsCount`); `totalEventsCount` is their sum.
+         */
+        get: operations["getEventSubscriptionEventsRecordByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/subscriptions/testDestination": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message to destinations
+         * @description Not shown in the contract; follows OpenMetadata's `EventSubscriptionResource.sendTestMessageAlert`
+         *     (docs/behaviour.md "Webhooks"): each `Webhook` destination's endpoint receives the test message
+         *     `{"message": "This is a test message from catalog-kit to confirm your webhook destination is
+         *     configured correctly."}`, signed like an event when it has a `secretKey`; the answer lists the
+         *     destinations with the outcome in `statusDetails` (`Success` on a 2xx answer, else `Failed`
+         *     with the reason). Destinations of other types are answered `Failed` without being contacted.
+         */
+        post: operations["testEventSubscriptionDestination"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List threads of the activity feed
+         * @description Contract "Events": followers of a table receive notifications about changes to it (and the
+         *     mock does the same for every followable kind). Follows OpenMetadata's `FeedResource.list`
+         *     (docs/behaviour.md "Activity feed"): each change to a followed entity is one thread per
+         *     follower — but the user who made it — `about` the entity and `addressedTo` the follower.
+         *     `userId` with `filterType=FOLLOWS` (or `OWNER_OR_FOLLOWS`) lists that user's notifications;
+         *     the other filter types (`OWNER`, the default, `MENTIONS`, `ASSIGNED_TO`, `ASSIGNED_BY`) list
+         *     none, the mock having no conversations, tasks or mentions. An unknown `userId` gives 404.
+         *     Threads are listed newest first, `limit` per page with `before` / `after` cursors, and only
+         *     open (unread) ones unless `resolved=true` asks for the resolved (read) ones.
+         */
+        get: operations["listThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/feed/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count threads of the activity feed
+         * @description Contract "Events" (followers are notified); follows OpenMetadata's `FeedResource.getThreadCount`
+         *     (docs/behaviour.md "Activity feed"): per entity the threads are about, a ThreadCount whose
+         *     `conversationCount` counts them (the feed holds no tasks or announcements). `entityLink`
+         *     counts one entity's; `userId` with `filterType` counts one user's, as the list selects them;
+         *     open (unread) threads only unless `isResolved=true`. The sum of `conversationCount` for
+         *     `userId=<me>&filterType=FOLLOWS` is a notification bell's unread count.
+         */
+        get: operations["countThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/feed/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a thread
+         * @description Contract "Events"; follows OpenMetadata's `FeedResource.get` (docs/behaviour.md "Activity feed"). An unknown id gives 404.
+         */
+        get: operations["getThreadById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a thread
+         * @description Contract "Events"; follows OpenMetadata's `FeedResource.deleteThread` (docs/behaviour.md "Activity feed"). Answers the deleted thread.
+         */
+        delete: operations["deleteThread"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a thread with JSON Patch (mark a notification read)
+         * @description Contract "Events"; follows OpenMetadata's `FeedResource.updateThread` (docs/behaviour.md
+         *     "Activity feed"): an RFC 6902 patch of `resolved`, `message` or `reactions`; the rest of the
+         *     thread is kept. `[{"op": "replace", "path": "/resolved", "value": true}]` marks a notification
+         *     read (OpenMetadata keeps no read state; its web UI clears the bell in the browser).
+         */
+        patch: operations["patchThread"];
+        trace?: never;
+    };
+    "/v1/search/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search entities
+         * @description Not in the contract; OpenMetadata's `GET /v1/search/query` (`SearchResource.search`), as the
+         *     web UI calls it (`rest/searchAPI.ts` `rawSearchQuery`, `rest/miscAPI.ts` `searchData`).
+         *     Answers in Elasticsearch's shape (`SearchResponse`). Reflects every write at once.
+         *
+         *     - `q`: free text (words match names, display names, FQNs, descriptions and column names, as
+         *       words or word prefixes, scored), `field:value` terms (`tags.tagFQN:PII.Sensitive`,
+         *       `owners.displayName.keyword:"Alice"`, `deleted:true`), the wildcards `*` and `?`
+         *       (`*orders*`), `AND` / `OR` / `NOT` (upper case), `+` / `-` and parentheses; words without
+         *       an operator must all match. `*` or nothing matches everything.
+         *     - `query_filter` is a query of Elasticsearch's DSL that must also match; `post_filter` one
+         *       that filters the hits but not the aggregations. Supported: `bool` (`must`, `filter`,
+         *       `should`, `must_not`, `minimum_should_match`), `term`, `terms`, `match`, `match_phrase`,
+         *       `prefix`, `wildcard`, `exists`, `range`, `match_all`, `query_string`, `nested`. Anything
+         *       else, or text that is not JSON, is a 400 naming the parameter.
+         *     - Sorting: `sort_field` (`_score` by default, or a field such as `updatedAt`,
+         *       `name.keyword`, `totalVotes`), `sort_order` (`desc` by default); paging: `from`, `size`,
+         *       with `from + size` at most 10,000.
+         *     - `aggregations`: the terms of the fields OpenMetadata's default search settings aggregate
+         *       (`entityType`, `serviceType`, `service.displayName.keyword`, `owners.displayName.keyword`,
+         *       `tags.tagFQN`, `tier.tagFQN`, `domains.displayName.keyword`, `database.displayName.keyword`...),
+         *       counted over the matches before `post_filter`.
+         *
+         *     See docs/behaviour.md "Search".
+         */
+        get: operations["searchEntitiesWithQuery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the values of a field
+         * @description Not in the contract; OpenMetadata's `GET /v1/search/aggregate` (`SearchResource.aggregate`),
+         *     as the explore page's filters call it (`rest/miscAPI.ts` `getAggregateFieldOptions`): the
+         *     terms of `field` among the documents of `index` that match `q`, in
+         *     `aggregations["sterms#<field>"].buckets`, ordered by key. `value` is a regular expression
+         *     over the whole key (the UI sends `.*text.*`), matched case-insensitively; `size` caps the
+         *     buckets. With `sourceFields` each bucket carries its documents with only those fields
+         *     (`top_hits#top`). See docs/behaviour.md "Search".
+         */
+        get: operations["getAggregateFields"];
+        put?: never;
+        /**
+         * Get the values of a field (request in the body)
+         * @description Not in the contract; OpenMetadata's `POST /v1/search/aggregate`
+         *     (`SearchResource.aggregateSearchRequest`, body `aggregationRequest.json`), as the UI calls it
+         *     (`rest/miscAPI.ts` `postAggregateFieldOptions`): the same answer as the GET, with
+         *     `fieldName`, `fieldValue`, `query` and `queryText` in the body. A read: every role may call
+         *     it. See docs/behaviour.md "Search".
+         */
+        post: operations["aggregateSearchRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/fieldQuery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search entities by the value of one field
+         * @description Not in the contract; OpenMetadata's `GET /v1/search/fieldQuery` (`SearchResource.searchByField`):
+         *     the documents of `index` whose `fieldName` matches `fieldValue` (wildcards `*` and `?`
+         *     allowed, case-insensitive), ordered by `name`, in Elasticsearch's shape. See
+         *     docs/behaviour.md "Search".
+         */
+        get: operations["searchEntitiesWithSpecificFieldAndValue"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5831,6 +6934,51 @@ export interface paths {
         put: operations["restoreTeam"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{id}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the members of a team
+         * @description Not in the contract; OpenMetadata's TeamResource `updateTeamUsers` (docs/behaviour.md "Users and
+         *     teams"): the listed users become the team's members and the others stop being members; each
+         *     membership written is a change of the entity it is written on. Answers the team with `users`.
+         *     404 when the team or a listed user does not exist.
+         */
+        put: operations["updateTeamUsers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{id}/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from a team
+         * @description Not in the contract; OpenMetadata's TeamResource `deleteTeamUser` (docs/behaviour.md "Users and
+         *     teams"): the user stops being a member (nothing changes when it was not one). Answers the team
+         *     with `users`. 404 when the team or the user does not exist.
+         */
+        delete: operations["deleteTeamUser"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6929,6 +8077,234 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dataQuality/testCases/search/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search test cases
+         * @description Not shown in the contract; follows OpenMetadata (`GET /v1/dataQuality/testCases/search/list`),
+         *     served from the store (docs/behaviour.md "Data quality"): the test cases matching every filter
+         *     given, sorted, as `{data, paging}` with `offset` / `limit` paging and `total`.
+         */
+        get: operations["searchTestCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testCases/dimensionResults/{fqn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the dimension results of a test case
+         * @description Not shown in the contract; follows OpenMetadata (`GET /v1/dataQuality/testCases/dimensionResults/{fqn}`;
+         *     docs/behaviour.md "Data quality"): the `dimensionResults` of the test case's runs with
+         *     `startTs <= timestamp <= endTs` (defaults 0 and now), newest run first, each with its run's
+         *     `timestamp`, `testCaseResultId` and `dimensionKey`; `dimensionalityKey` keeps those of one
+         *     dimension (its column names joined by `,`). An unknown test case gives 404.
+         */
+        get: operations["listTestCaseDimensionResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testSuites/search/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search test suites
+         * @description Not shown in the contract; follows OpenMetadata (`GET /v1/dataQuality/testSuites/search/list`),
+         *     served from the store (docs/behaviour.md "Data quality"): the test suites matching every filter
+         *     given, sorted by name, as `{data, paging}` with `offset` / `limit` paging and `total`.
+         */
+        get: operations["searchTestSuites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testCases/logicalTestCases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add test cases to a logical test suite
+         * @description Not shown in the contract; follows OpenMetadata (`PUT /v1/dataQuality/testCases/logicalTestCases`;
+         *     docs/behaviour.md "Data quality"): adds the test cases to the suite's `tests` (those already in it
+         *     stay once). Answers the suite with `tests`. An unknown suite or test case gives 404; a basic suite
+         *     400 `You are trying to add test cases to a basic test suite.`.
+         */
+        put: operations["addTestCasesToLogicalTestSuite"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testCases/logicalTestCases/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add many test cases to a logical test suite
+         * @description Not shown in the contract; follows OpenMetadata (`PUT /v1/dataQuality/testCases/logicalTestCases/bulk`):
+         *     as `PUT …/logicalTestCases`, in one atomic step.
+         */
+        put: operations["addTestCasesToLogicalTestSuiteInBulk"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testCases/logicalTestCases/{testSuiteId}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The test suite's UUID (docs/behaviour.md "Data quality"). A malformed UUID gives 400. */
+                testSuiteId: components["parameters"]["TestSuiteId"];
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a test case from a logical test suite
+         * @description Not shown in the contract; follows OpenMetadata
+         *     (`DELETE /v1/dataQuality/testCases/logicalTestCases/{testSuiteId}/{id}`; docs/behaviour.md
+         *     "Data quality"): the test case leaves the suite's `tests`; the test case itself stays. Answers the
+         *     test case. An unknown suite or test case, or one not added to the suite, gives 404; a basic suite 400.
+         */
+        delete: operations["removeTestCaseFromLogicalTestSuite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testSuites/basic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the basic test suite of a table
+         * @description Not shown in the contract; follows OpenMetadata (`POST /v1/dataQuality/testSuites/basic`;
+         *     docs/behaviour.md "Data quality"): the executable suite of the table `basicEntityReference`
+         *     names, with `basic` true; its FQN is `<table FQN>.testSuite`, and its `tests` are the table's
+         *     test cases. A second one for the table gives 409; an unknown table 404.
+         */
+        post: operations["createBasicTestSuite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testSuites/dataQualityReport/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute a batch of data quality reports
+         * @description Not shown in the contract; follows OpenMetadata (`POST /v1/dataQuality/testSuites/dataQualityReport/batch`;
+         *     docs/behaviour.md "Data quality"): each request's aggregation computed from the stored test
+         *     cases, test suites or test case results; a request that cannot be computed gets an `error`
+         *     instead of a `report`, without failing the others. Changes nothing.
+         */
+        post: operations["getDataQualityReportBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testCases/{id}/failedRowsSample": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the failed rows sample of a test case
+         * @description Not shown in the contract; follows OpenMetadata (`GET /v1/dataQuality/testCases/{id}/failedRowsSample`):
+         *     the stored sample. 404 when the test case has none.
+         */
+        get: operations["getFailedRowsSample"];
+        /**
+         * Store the failed rows sample of a test case
+         * @description Not shown in the contract; follows OpenMetadata (`PUT /v1/dataQuality/testCases/{id}/failedRowsSample`;
+         *     docs/behaviour.md "Data quality"): replaces the sample of rows the newest run failed on, and
+         *     answers the test case with `failedRowsSample`. Only a test case whose newest result is `Failed`
+         *     takes one (400 otherwise); a row whose length differs from the number of columns gives 400.
+         */
+        put: operations["addFailedRowsSample"];
+        post?: never;
+        /**
+         * Delete the failed rows sample of a test case
+         * @description Not shown in the contract; follows OpenMetadata (`DELETE /v1/dataQuality/testCases/{id}/failedRowsSample`):
+         *     removes the sample and answers the test case. 404 when the test case has none.
+         */
+        delete: operations["deleteFailedRowsSample"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dataContracts": {
         parameters: {
             query?: never;
@@ -7150,6 +8526,227 @@ export interface paths {
          *     has no effective contract. No request body.
          */
         post: operations["validateDataContractByEntity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataContracts/odcs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or update a data contract from ODCS
+         * @description Not shown in the contract; follows OpenMetadata (`PUT /v1/dataContracts/odcs`): creates (201) or
+         *     updates (200) the entity's contract named by the document, as `PUT /v1/dataContracts` would.
+         */
+        put: operations["createOrUpdateDataContractFromOdcs"];
+        /**
+         * Import a data contract from ODCS
+         * @description Not shown in the contract; follows OpenMetadata (`POST /v1/dataContracts/odcs`; docs/behaviour.md
+         *     "Data contracts"): creates the entity's contract from an ODCS v3 document (the mapping is in
+         *     docs/behaviour.md), as `POST /v1/dataContracts` would: 201, and 400 for a second contract of
+         *     the entity, 404 for an unknown entity. Not an ODCS contract: 400.
+         */
+        post: operations["importDataContractFromOdcs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataContracts/odcs/yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or update a data contract from ODCS YAML
+         * @description Not shown in the contract; follows OpenMetadata (`PUT /v1/dataContracts/odcs/yaml`): creates (201) or
+         *     updates (200) the entity's contract named by the YAML document, as `PUT /v1/dataContracts` would.
+         */
+        put: operations["createOrUpdateDataContractFromOdcsYaml"];
+        /**
+         * Import a data contract from ODCS YAML
+         * @description Not shown in the contract; follows OpenMetadata (`POST /v1/dataContracts/odcs/yaml`; docs/behaviour.md
+         *     "Data contracts"): creates the entity's contract from an ODCS v3 document written as YAML (the mapping is in
+         *     docs/behaviour.md), as `POST /v1/dataContracts` would: 201, and 400 for a second contract of
+         *     the entity, 404 for an unknown entity. Not an ODCS contract: 400.
+         */
+        post: operations["importDataContractFromOdcsYaml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataContracts/{id}/odcs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a data contract as ODCS
+         * @description Not shown in the contract; follows OpenMetadata (`GET /v1/dataContracts/{id}/odcs`;
+         *     docs/behaviour.md "Data contracts"): the contract as an ODCS v3 document. `fields` is accepted
+         *     and changes nothing. An unknown contract gives 404.
+         */
+        get: operations["exportDataContractToOdcs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataContracts/{id}/odcs/yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a data contract as ODCS YAML
+         * @description Not shown in the contract; follows OpenMetadata (`GET /v1/dataContracts/{id}/odcs/yaml`):
+         *     the ODCS document of `GET …/odcs`, as YAML. An unknown contract gives 404.
+         */
+        get: operations["exportDataContractToOdcsYaml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataContracts/name/{fqn}/odcs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a data contract as ODCS by fully qualified name
+         * @description Not shown in the contract; follows OpenMetadata (`GET /v1/dataContracts/name/{fqn}/odcs`). Same as by id.
+         */
+        get: operations["exportDataContractToOdcsByFqn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataContracts/odcs/parse/yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read what an ODCS YAML document holds
+         * @description Not shown in the contract; follows OpenMetadata (`POST /v1/dataContracts/odcs/parse/yaml`):
+         *     the document's name, version, status and schema objects, so a client can pick `objectName`
+         *     for a document with several. Stores nothing. Not YAML, or not an ODCS contract: 400.
+         */
+        post: operations["parseOdcsYaml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataContracts/odcs/validate/yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate an ODCS YAML document against an entity without importing it
+         * @description Not shown in the contract; follows OpenMetadata (`POST /v1/dataContracts/odcs/validate/yaml`;
+         *     docs/behaviour.md "Data contracts"): the contract the document would import for the entity,
+         *     checked as `POST /v1/dataContracts/validate` checks a request. Stores nothing. An unknown
+         *     entity is an entity error; not YAML, not an ODCS contract or an unknown `objectName`: 400.
+         */
+        post: operations["validateOdcsYaml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataContracts/validate/yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate a data contract request written in YAML without creating it
+         * @description Not shown in the contract; follows OpenMetadata (`POST /v1/dataContracts/validate/yaml`):
+         *     `POST /v1/dataContracts/validate` for a create request written as YAML. Not YAML, or not a
+         *     create request: 400.
+         */
+        post: operations["validateDataContractRequestYaml"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataContracts/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate a data contract request without creating it
+         * @description Not shown in the contract; follows OpenMetadata (`POST /v1/dataContracts/validate`;
+         *     docs/behaviour.md "Data contracts"): checks the create request as `POST /v1/dataContracts`
+         *     would, and the contract's columns against the entity's, and answers what it found; stores
+         *     nothing. A body that is not a create request gives 400.
+         */
+        post: operations["validateDataContractRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7482,6 +9079,2118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tables/{id}/columns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the columns of a table, a page at a time
+         * @description Not in the contract; OpenMetadata's TableResource (docs/behaviour.md "Table columns and custom
+         *     metrics"; the web UI's `ui/rest/tableAPI.ts`): a page of the table's top-level columns in
+         *     their order, `{data, paging: {offset, limit, total}}`.
+         *     404 when the table does not exist (or is soft-deleted, unless `include` says otherwise).
+         */
+        get: operations["listTableColumns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/name/{fqn}/columns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the columns of a table by its name, a page at a time
+         * @description Not in the contract; OpenMetadata's TableResource (docs/behaviour.md "Table columns and custom
+         *     metrics"; the web UI's `ui/rest/tableAPI.ts`): a page of the table's top-level columns in
+         *     their order, `{data, paging: {offset, limit, total}}`.
+         *     404 when the table does not exist (or is soft-deleted, unless `include` says otherwise).
+         */
+        get: operations["listTableColumnsByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{id}/columns/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the columns of a table
+         * @description Not in the contract; OpenMetadata's TableResource (docs/behaviour.md "Table columns and custom
+         *     metrics"; the web UI's `ui/rest/tableAPI.ts`): a page of the table's top-level columns in
+         *     their order, `{data, paging: {offset, limit, total}}`, only those whose name or display name contains `q`.
+         *     404 when the table does not exist (or is soft-deleted, unless `include` says otherwise).
+         */
+        get: operations["searchTableColumns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/name/{fqn}/columns/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the columns of a table by its name
+         * @description Not in the contract; OpenMetadata's TableResource (docs/behaviour.md "Table columns and custom
+         *     metrics"; the web UI's `ui/rest/tableAPI.ts`): a page of the table's top-level columns in
+         *     their order, `{data, paging: {offset, limit, total}}`, only those whose name or display name contains `q`.
+         *     404 when the table does not exist (or is soft-deleted, unless `include` says otherwise).
+         */
+        get: operations["searchTableColumnsByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{fqn}/{entityType}/{timestamp}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove the profiles of a table or column at a timestamp
+         * @description Not in the contract; OpenMetadata's TableResource `deleteDataProfiler` (docs/behaviour.md
+         *     "Table data"): `{fqn}` is the table FQN (`entityType` `table` or `system`) or the column FQN
+         *     (`column`); removes that table profile and the system profiles, the column's profile, or the
+         *     system profiles at `timestamp`. 200 with no body, also when none was there. 404 when the table
+         *     or column does not exist.
+         */
+        delete: operations["deleteProfilesAt"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/columns/name/{fqn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update a column by its fully qualified name
+         * @description Not in the contract; OpenMetadata's ColumnResource `updateColumnByFQN` (docs/behaviour.md "Table
+         *     columns and custom metrics"; the web UI's `ui/rest/tableAPI.ts`): sets the given `displayName`,
+         *     `description`, `tags` (replacing the column's) and `constraint` of the column `<table FQN>.<column>`
+         *     (nested columns too) — a change of its table, with a new version — and answers the column. 404
+         *     when no live table has that column; a tag label the rules refuse: 400 or 404 (docs/behaviour.md
+         *     "Classifications and tags").
+         */
+        put: operations["updateColumnByName"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{fqn}/tableProfile/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The table with its newest profile
+         * @description Not in the contract; OpenMetadata's TableResource `getLatestTableProfile` (docs/behaviour.md
+         *     "Table columns and custom metrics"; the web UI's `ui/rest/tableAPI.ts`): the table by its FQN with
+         *     `profile` (its newest table profile, absent when none is stored) and each column with its
+         *     newest `profile` unless `includeColumnProfile=false`. 404 when the table does not exist.
+         */
+        get: operations["getLatestTableProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{id}/customMetric": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add or replace a custom metric of a table or column
+         * @description Not in the contract; OpenMetadata's TableResource `addCustomMetric` (docs/behaviour.md "Table
+         *     columns and custom metrics"; the web UI's `ui/rest/customMetricAPI.ts`): stores the metric
+         *     (replacing the one with the same name on the same column, or on the table) and returns the
+         *     table with `customMetrics`. The table's version does not change. An unknown `columnName` is
+         *     400 `Invalid column name <c>`; an unknown table 404.
+         */
+        put: operations["addCustomMetric"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{id}/customMetric/{customMetricName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a custom metric of a table
+         * @description Not in the contract; OpenMetadata's TableResource (docs/behaviour.md "Table columns and custom
+         *     metrics"): removes the table-level metric and returns the table with `customMetrics`. 404 when
+         *     the table or the metric does not exist.
+         */
+        delete: operations["deleteTableCustomMetric"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/{id}/customMetric/{columnName}/{customMetricName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a custom metric of a column
+         * @description Not in the contract; OpenMetadata's TableResource `deleteCustomMetric` (docs/behaviour.md
+         *     "Table columns and custom metrics"): removes the metric of that column and returns the table
+         *     with `customMetrics`. 404 when the table or the metric does not exist.
+         */
+        delete: operations["deleteColumnCustomMetric"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/storageServices/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete storage service asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteStorageServiceAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/containers/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete container asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteContainerAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/dashboardServices/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete dashboard service asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteDashboardServiceAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/databaseServices/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete database service asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteDatabaseServiceAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboards/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete dashboard asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteDashboardAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/charts/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete chart asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteChartAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/datamodels/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete dashboard data model asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteDashboardDataModelAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/databases/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete database asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteDatabaseAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/databaseSchemas/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete database schema asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteDatabaseSchemaAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete table asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteTableAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/messagingServices/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete messaging service asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteMessagingServiceAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/pipelineServices/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete pipeline service asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deletePipelineServiceAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/apiServices/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete API service asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteApiServiceAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/mlmodelServices/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete ML model service asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteMlModelServiceAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/topics/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete topic asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteTopicAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pipelines/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete pipeline asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deletePipelineAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apiCollections/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete API collection asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteApiCollectionAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apiEndpoints/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete API endpoint asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteApiEndpointAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mlmodels/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete ML model asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteMlModelAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classifications/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete classification asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteClassificationAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tags/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete tag asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteTagAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/subscriptions/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete event subscription asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteEventSubscriptionAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete user asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteUserAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete team asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteTeamAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domains/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete domain asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteDomainAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataProducts/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete data product asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteDataProductAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testDefinitions/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete test definition asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteTestDefinitionAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testSuites/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete test suite asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteTestSuiteAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testCases/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete test case asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteTestCaseAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataContracts/async/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete data contract asynchronously
+         * @description Not in the contract; OpenMetadata's `deleteByIdAsync` (docs/behaviour.md "Asynchronous
+         *     delete"): 202 with `{jobId, message, entityName, hardDelete, recursive}`; the delete (soft,
+         *     or hard with `hardDelete=true`; `recursive` as for the delete by id) runs right after the
+         *     answer. A delete that then fails (a parent without `recursive`) changes nothing. 404 when no
+         *     such entity exists.
+         */
+        delete: operations["deleteDataContractAsync"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a lineage edge
+         * @description Adds the edge `fromEntity` (upstream) → `toEntity` (downstream), or replaces the details of
+         *     the edge between them (OpenMetadata's `addLineageEdge`): `lineageDetails` may carry the SQL,
+         *     column-level lineage (`columnsLineage`, columns named by FQN), the `pipeline` that runs it,
+         *     a description and the `source` (default `Manual`); the server sets `createdAt`, `createdBy`,
+         *     `updatedAt` and `updatedBy` to this request's time and user, and an edge between the same two
+         *     entities replaces the earlier one. 200 with no body.
+         *
+         *     Both ends and the pipeline must exist and not be soft-deleted (404); an end of a kind that
+         *     takes no part in lineage (`Unsupported Entity Type <type> for lineage`), an edge from an
+         *     entity to itself, or a column that is not one of its end's (`Invalid column name <c>`) is a
+         *     400. Edges are not versions: neither end gets a new version (docs/behaviour.md "Lineage").
+         */
+        put: operations["addLineageEdge"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage/getLineage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search an entity's lineage (the lineage page)
+         * @description The lineage graph in the shape the web UI's lineage page reads (OpenMetadata's `searchLineage`,
+         *     `SearchLineageResult`): `nodes` by FQN (each with the entity, its `entityType`, its upstream
+         *     and downstream edge counts and its `nodeDepth`), `upstreamEdges` and `downstreamEdges` by
+         *     `docId`. `upstreamDepth` / `downstreamDepth` hops each way (default 1); `from` / `size` page
+         *     the edges read at each node; `includeDeleted=true` keeps soft-deleted nodes; `fields` names
+         *     the entity fields a node shows (default `*`, all); `type=pipeline` reads the lineage through
+         *     the pipeline (the edges it runs). `query_filter` must be JSON (400 otherwise). 404 when no
+         *     entity has the FQN.
+         */
+        get: operations["searchLineage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage/getLineage/{direction}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Only this side of the graph. */
+                direction: "Upstream" | "Downstream";
+            };
+            cookie?: never;
+        };
+        /**
+         * Search one side of an entity's lineage
+         * @description As `GET /v1/lineage/getLineage`, only the upstream or only the downstream side (OpenMetadata's `searchLineageWithDirection`).
+         */
+        get: operations["searchLineageWithDirection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage/getLineageByEntityCount": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One side of the lineage, paged by entity (impact analysis)
+         * @description The entities on one side (`direction`) of an entity's lineage, nearest first, as the web
+         *     UI's impact analysis table pages them (OpenMetadata's `getLineageByEntityCount`): with
+         *     `nodeDepth`, only the entities at that depth; otherwise all up to `maxDepth` (default 3).
+         *     `from` / `size` page them; the entity itself is always among the nodes; the edges are those
+         *     that reach the nodes returned. 404 when no entity has the FQN.
+         */
+        get: operations["getLineageByEntityCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage/getPaginationInfo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many entities lie at each depth of an entity's lineage
+         * @description Per depth, how many entities lie upstream and downstream of the entity (each counted at its
+         *     nearest depth), their totals and the deepest depth reached (OpenMetadata's
+         *     `getLineagePaginationInfo`, `LineagePaginationInfo`), within `upstreamDepth` /
+         *     `downstreamDepth` (default 3). 404 when no entity has the FQN.
+         */
+        get: operations["getLineagePaginationInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage/getPlatformLineage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lineage between services, domains or data products
+         * @description The platform view (OpenMetadata's `getPlatformLineage`): `view=service` gives every service
+         *     as a node and an upstream edge between two services when an edge joins assets of theirs;
+         *     `domain` and `dataProduct` the same between domains and between data products; `all` every
+         *     entity at an end of an edge, with every edge. `assetEdges` counts the asset edges behind an
+         *     edge. A `view` other than these is a 400.
+         */
+        get: operations["getPlatformLineage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage/getDataQualityLineage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The upstream entities whose tests fail
+         * @description Among the entities up to `upstreamDepth` + 1 hops upstream of the entity (OpenMetadata's
+         *     `searchDataQualityLineage`), those with a test case whose latest result is `Failed`, and the
+         *     edges from each of them down towards the entity. 404 when no entity has the FQN.
+         */
+        get: operations["getDataQualityLineage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage/getLineageEdge/{fromId}/{toId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fromId: components["schemas"]["Uuid"];
+                toId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the details of a lineage edge
+         * @description `{"edge": <lineageDetails>}` of the edge `fromId` → `toId` (OpenMetadata's `getLineageEdge`); 404 when there is none.
+         */
+        get: operations["getLineageEdge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export an entity's lineage as CSV
+         * @description The edges of the graph `GET /v1/lineage/getLineage` answers with the same parameters, one CSV
+         *     row per column mapping (or one per edge without column lineage), with OpenMetadata's columns
+         *     of `exportCsvAsync`: `fromEntityFQN`, `fromServiceName`, `fromServiceType`, `fromOwners`,
+         *     `fromDomain`, `toEntityFQN`, … `pipelineServiceType` (docs/behaviour.md "Lineage"). 404 when no
+         *     entity has the FQN.
+         */
+        get: operations["exportLineage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage/exportAsync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start an export of an entity's lineage
+         * @description OpenMetadata's `exportLineageAsync`: 202 with a job id; the real server then sends the CSV
+         *     over its websocket. catalog-kit has no websocket: fetch the same CSV from
+         *     `GET /v1/lineage/export` with the same parameters. 404 when no entity has the FQN.
+         */
+        get: operations["exportLineageAsync"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage/exportByEntityCountAsync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start an export of one side of an entity's lineage
+         * @description The impact analysis export (OpenMetadata's `exportLineageByEntityCountAsync`): 202 with a job
+         *     id, as `GET /v1/lineage/exportAsync`; the CSV is what `GET /v1/lineage/export` answers for that
+         *     side (`upstreamDepth` or `downstreamDepth` set to `maxDepth`, the other 0).
+         */
+        get: operations["exportLineageByEntityCountAsync"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage/{entity}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity type (`table`, `dashboard`, `container`…). */
+                entity: components["parameters"]["EntityType"];
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an entity's lineage by id
+         * @description The lineage graph of an entity (OpenMetadata's `getLineage`, `EntityLineage`): the entity, the
+         *     entities within `upstreamDepth` hops upstream and `downstreamDepth` hops downstream (each 0 to
+         *     3, default 1), and the edges that reach them. Edges with a soft-deleted end are left out. 404
+         *     when the entity does not exist or is soft-deleted, or `entity` is no entity type.
+         */
+        get: operations["getLineageById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage/{entity}/name/{fqn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity type (`table`, `dashboard`, `container`…). */
+                entity: components["parameters"]["EntityType"];
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an entity's lineage by fully qualified name
+         * @description As `GET /v1/lineage/{entity}/{id}`, the entity named by its FQN (OpenMetadata's `getLineageByFQN`).
+         */
+        get: operations["getLineageByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage/{fromEntity}/{fromId}/{toEntity}/{toId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity type of the upstream end. */
+                fromEntity: string;
+                fromId: components["schemas"]["Uuid"];
+                /** @description The entity type of the downstream end. */
+                toEntity: string;
+                toId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a lineage edge
+         * @description Removes the edge `fromId` → `toId` (OpenMetadata's `deleteLineageEdge`; the web UI's
+         *     `ui/rest/miscAPI.ts`). 200 with no body. 404 when an end does not exist (soft-deleted ends
+         *     are found) or there is no such edge (`Lineage edge not found`). Editing lineage is an edit,
+         *     not a delete: a DataSteward may.
+         */
+        delete: operations["deleteLineageEdge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lineage/{fromEntity}/name/{fromFQN}/{toEntity}/name/{toFQN}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fromEntity: string;
+                fromFQN: string;
+                toEntity: string;
+                toFQN: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a lineage edge named by the FQNs of its ends
+         * @description As `DELETE /v1/lineage/{fromEntity}/{fromId}/{toEntity}/{toId}`, the ends named by FQN (OpenMetadata's `deleteLineageEdgeByName`).
+         */
+        delete: operations["deleteLineageEdgeByName"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metadata/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List types
+         * @description OpenMetadata's `listTypes`: the property types (category `field`: `string`, `integer`, `enum`…) and the entity types
+         *     (category `entity`: one per kind the server serves), in name order, paged as every list is
+         *     (docs/behaviour.md "Listing"); `category` keeps one category. `fields=customProperties`
+         *     shows each entity type's custom properties.
+         */
+        get: operations["listTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metadata/types/customProperties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every entity type's custom properties
+         * @description Entity type name → its custom properties as `{name, type, customPropertyConfig}` (OpenMetadata's
+         *     `getAllCustomPropertiesByEntityType`; the web UI's `CustomPropertiesForAssets`), for every
+         *     entity type that has at least one.
+         */
+        get: operations["getAllCustomProperties"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metadata/types/fields/{entityType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entityType: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The fields of an entity type
+         * @description The fields of the entity type (`{name, type}`: the properties of its schema in this document,
+         *     nested ones as `parent.child`), then its custom properties as `extension.<name>` (OpenMetadata's
+         *     `getEntityTypeFields`; the web UI's `getFieldsForEntity`). 404 when there is no such entity type.
+         */
+        get: operations["getEntityTypeFields"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metadata/types/name/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The type's name (`table`, `string`…). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a type by name
+         * @description A type by name (OpenMetadata's `getTypeByName`; the web UI asks `fields=customProperties`); 404 when there is none.
+         */
+        get: operations["getTypeByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metadata/types/name/{entityType}/customProperties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entityType: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The custom properties of an entity type
+         * @description The list of an entity type's custom properties (OpenMetadata's `getCustomPropertiesByEntityType`); 404 when there is no such type.
+         */
+        get: operations["getCustomPropertiesByEntityType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metadata/types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a type by id
+         * @description A type (OpenMetadata's `getTypeByID`); 404 when no type has the id.
+         */
+        get: operations["getTypeById"];
+        /**
+         * Add or update a custom property of an entity type
+         * @description Adds the property to the entity type, or replaces the one with its name (OpenMetadata's
+         *     `addProperty`); the type's version goes up 0.1 and the answer is the type with its custom
+         *     properties (`X-OpenMetadata-Change: entityUpdated`; the same property again changes nothing).
+         *     `propertyType` must name a property type (by `id`, `type: type`); `enum` needs
+         *     `customPropertyConfig.config.values` (non-empty, no duplicates), `date-cp`, `dateTime-cp` and
+         *     `time-cp` a format, `entityReference` and `entityReferenceList` the entity types a value may
+         *     name. A property type cannot be extended (400). A property given another property type
+         *     loses its values on every entity of the type (docs/behaviour.md "Custom properties").
+         */
+        put: operations["addCustomProperty"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update an entity type's custom properties with JSON Patch
+         * @description An RFC 6902 patch of the type (OpenMetadata's `patchType`; the web UI removes a property and
+         *     edits its description this way): only `customProperties`, `description` and `displayName`
+         *     change. A removed property's values leave every entity of the type (no new version of those
+         *     entities), as OpenMetadata drops the values it stored. Version +0.1 when something changed.
+         */
+        patch: operations["patchType"];
+        trace?: never;
+    };
+    "/v1/databases/name/{fqn}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a database as CSV
+         * @description Not shown in the contract; follows OpenMetadata (`DatabaseResource` and `DatabaseRepository.DatabaseCsv`; columns of `databaseCsvDocumentation.json`; docs/behaviour.md "CSV
+         *     import and export"): `fqn` is the database's FQN; the answer is `text/plain` CSV, a header line
+         *     (required columns marked `*`) and its schemas, one row each. Lines end in CRLF; a cell is quoted only when
+         *     it holds a comma, a quote or a line break. An unknown database gives 404. `recursive=true` (the export of every level below in one file) is not served: 400.
+         */
+        get: operations["exportDatabaseCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/databases/name/{fqn}/exportAsync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a database as CSV (asynchronous form)
+         * @description Not shown in the contract; follows OpenMetadata (`EntityResource.exportCsvInternalAsync`,
+         *     the web UI's `exportAsync` calls; docs/behaviour.md "CSV import and export"): 202 with a
+         *     `jobId` and `message`. OpenMetadata sends the CSV later on its websocket (channel
+         *     `csvExportChannel`); this server has no websocket and puts what that message would carry in
+         *     the answer itself: `status: COMPLETED` and the CSV in `data`, as the synchronous export
+         *     returns it. Errors are answered at once, as by the synchronous export.
+         */
+        get: operations["exportDatabaseCsvAsync"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/databases/name/{fqn}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Import a CSV into a database
+         * @description Not shown in the contract; follows OpenMetadata (`DatabaseResource` and `DatabaseRepository.DatabaseCsv`; columns of `databaseCsvDocumentation.json`; docs/behaviour.md "CSV
+         *     import and export"): the body is `text/plain` CSV with the columns the export writes; each
+         *     row creates or updates one entity, an empty cell clears that field. The answer is a
+         *     `CsvImportResult`: the counts (the header line included) and `importResultsCsv`, the rows
+         *     with a `status` (`success`, `failure`, `skipped`) and `details` column in front. With
+         *     `dryRun=true` (the default, as OpenMetadata's) nothing changes. Unlike OpenMetadata, which
+         *     keeps the rows that passed, an import is atomic: one failing row and nothing changes
+         *     (`status: failure`, the other rows `skipped`). Headers other than the expected ones give
+         *     `status: aborted` with the reason; a body that is not CSV (an unclosed quote...) gives 400
+         *     naming the line. An unknown database gives 404.
+         */
+        put: operations["importDatabaseCsv"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/databases/name/{fqn}/importAsync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Import a CSV into a database (asynchronous form)
+         * @description Not shown in the contract; follows OpenMetadata (`EntityResource.importCsvInternalAsync`,
+         *     the web UI's `importAsync` calls in `rest/importExportAPI.ts`; docs/behaviour.md "CSV import
+         *     and export"): 200 with a `jobId` and `message`. OpenMetadata sends the `CsvImportResult`
+         *     later on its websocket (channel `csvImportChannel`); this server has no websocket and puts
+         *     what that message would carry in the answer itself: `status: COMPLETED` and the result in
+         *     `result`, as the synchronous import returns it. Errors are answered at once.
+         */
+        put: operations["importDatabaseCsvAsync"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/databaseSchemas/name/{fqn}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a database schema as CSV
+         * @description Not shown in the contract; follows OpenMetadata (`DatabaseSchemaResource` and `DatabaseSchemaRepository.DatabaseSchemaCsv`; columns of `databaseSchemaCsvDocumentation.json`; docs/behaviour.md "CSV
+         *     import and export"): `fqn` is the database schema's FQN; the answer is `text/plain` CSV, a header line
+         *     (required columns marked `*`) and its tables, one row each. Lines end in CRLF; a cell is quoted only when
+         *     it holds a comma, a quote or a line break. An unknown database schema gives 404. `recursive=true` (the export of every level below in one file) is not served: 400.
+         */
+        get: operations["exportDatabaseSchemaCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/databaseSchemas/name/{fqn}/exportAsync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a database schema as CSV (asynchronous form)
+         * @description Not shown in the contract; follows OpenMetadata (`EntityResource.exportCsvInternalAsync`,
+         *     the web UI's `exportAsync` calls; docs/behaviour.md "CSV import and export"): 202 with a
+         *     `jobId` and `message`. OpenMetadata sends the CSV later on its websocket (channel
+         *     `csvExportChannel`); this server has no websocket and puts what that message would carry in
+         *     the answer itself: `status: COMPLETED` and the CSV in `data`, as the synchronous export
+         *     returns it. Errors are answered at once, as by the synchronous export.
+         */
+        get: operations["exportDatabaseSchemaCsvAsync"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/databaseSchemas/name/{fqn}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Import a CSV into a database schema
+         * @description Not shown in the contract; follows OpenMetadata (`DatabaseSchemaResource` and `DatabaseSchemaRepository.DatabaseSchemaCsv`; columns of `databaseSchemaCsvDocumentation.json`; docs/behaviour.md "CSV
+         *     import and export"): the body is `text/plain` CSV with the columns the export writes; each
+         *     row creates or updates one entity, an empty cell clears that field. The answer is a
+         *     `CsvImportResult`: the counts (the header line included) and `importResultsCsv`, the rows
+         *     with a `status` (`success`, `failure`, `skipped`) and `details` column in front. With
+         *     `dryRun=true` (the default, as OpenMetadata's) nothing changes. Unlike OpenMetadata, which
+         *     keeps the rows that passed, an import is atomic: one failing row and nothing changes
+         *     (`status: failure`, the other rows `skipped`). Headers other than the expected ones give
+         *     `status: aborted` with the reason; a body that is not CSV (an unclosed quote...) gives 400
+         *     naming the line. An unknown database schema gives 404.
+         */
+        put: operations["importDatabaseSchemaCsv"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/databaseSchemas/name/{fqn}/importAsync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Import a CSV into a database schema (asynchronous form)
+         * @description Not shown in the contract; follows OpenMetadata (`EntityResource.importCsvInternalAsync`,
+         *     the web UI's `importAsync` calls in `rest/importExportAPI.ts`; docs/behaviour.md "CSV import
+         *     and export"): 200 with a `jobId` and `message`. OpenMetadata sends the `CsvImportResult`
+         *     later on its websocket (channel `csvImportChannel`); this server has no websocket and puts
+         *     what that message would carry in the answer itself: `status: COMPLETED` and the result in
+         *     `result`, as the synchronous import returns it. Errors are answered at once.
+         */
+        put: operations["importDatabaseSchemaCsvAsync"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/name/{fqn}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a table as CSV
+         * @description Not shown in the contract; follows OpenMetadata (`TableResource` and `TableRepository.TableCsv`; columns of `tableCsvDocumentation.json`; docs/behaviour.md "CSV
+         *     import and export"): `fqn` is the table's FQN; the answer is `text/plain` CSV, a header line
+         *     (required columns marked `*`) and its columns, one row each (nested columns after their parent, named `parent.child`). Lines end in CRLF; a cell is quoted only when
+         *     it holds a comma, a quote or a line break. An unknown table gives 404. `recursive=true` (the export of every level below in one file) is not served: 400.
+         */
+        get: operations["exportTableCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/name/{fqn}/exportAsync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a table as CSV (asynchronous form)
+         * @description Not shown in the contract; follows OpenMetadata (`EntityResource.exportCsvInternalAsync`,
+         *     the web UI's `exportAsync` calls; docs/behaviour.md "CSV import and export"): 202 with a
+         *     `jobId` and `message`. OpenMetadata sends the CSV later on its websocket (channel
+         *     `csvExportChannel`); this server has no websocket and puts what that message would carry in
+         *     the answer itself: `status: COMPLETED` and the CSV in `data`, as the synchronous export
+         *     returns it. Errors are answered at once, as by the synchronous export.
+         */
+        get: operations["exportTableCsvAsync"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/name/{fqn}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Import a CSV into a table
+         * @description Not shown in the contract; follows OpenMetadata (`TableResource` and `TableRepository.TableCsv`; columns of `tableCsvDocumentation.json`; docs/behaviour.md "CSV
+         *     import and export"): the body is `text/plain` CSV with the columns the export writes; each
+         *     row creates or updates one column of the table, an empty cell clears that field. The answer is a
+         *     `CsvImportResult`: the counts (the header line included) and `importResultsCsv`, the rows
+         *     with a `status` (`success`, `failure`, `skipped`) and `details` column in front. With
+         *     `dryRun=true` (the default, as OpenMetadata's) nothing changes. Unlike OpenMetadata, which
+         *     keeps the rows that passed, an import is atomic: one failing row and nothing changes
+         *     (`status: failure`, the other rows `skipped`). Headers other than the expected ones give
+         *     `status: aborted` with the reason; a body that is not CSV (an unclosed quote...) gives 400
+         *     naming the line. An unknown table gives 404.
+         */
+        put: operations["importTableCsv"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/name/{fqn}/importAsync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Import a CSV into a table (asynchronous form)
+         * @description Not shown in the contract; follows OpenMetadata (`EntityResource.importCsvInternalAsync`,
+         *     the web UI's `importAsync` calls in `rest/importExportAPI.ts`; docs/behaviour.md "CSV import
+         *     and export"): 200 with a `jobId` and `message`. OpenMetadata sends the `CsvImportResult`
+         *     later on its websocket (channel `csvImportChannel`); this server has no websocket and puts
+         *     what that message would carry in the answer itself: `status: COMPLETED` and the result in
+         *     `result`, as the synchronous import returns it. Errors are answered at once.
+         */
+        put: operations["importTableCsvAsync"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/databaseServices/name/{fqn}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a database service as CSV
+         * @description Not shown in the contract; follows OpenMetadata (`DatabaseServiceResource` and `DatabaseServiceRepository.DatabaseServiceCsv`; columns of `databaseServiceCsvDocumentation.json`; docs/behaviour.md "CSV
+         *     import and export"): `fqn` is the database service's FQN; the answer is `text/plain` CSV, a header line
+         *     (required columns marked `*`) and its databases, one row each. Lines end in CRLF; a cell is quoted only when
+         *     it holds a comma, a quote or a line break. An unknown database service gives 404. `recursive=true` (the export of every level below in one file) is not served: 400.
+         */
+        get: operations["exportDatabaseServiceCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/databaseServices/name/{fqn}/exportAsync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a database service as CSV (asynchronous form)
+         * @description Not shown in the contract; follows OpenMetadata (`EntityResource.exportCsvInternalAsync`,
+         *     the web UI's `exportAsync` calls; docs/behaviour.md "CSV import and export"): 202 with a
+         *     `jobId` and `message`. OpenMetadata sends the CSV later on its websocket (channel
+         *     `csvExportChannel`); this server has no websocket and puts what that message would carry in
+         *     the answer itself: `status: COMPLETED` and the CSV in `data`, as the synchronous export
+         *     returns it. Errors are answered at once, as by the synchronous export.
+         */
+        get: operations["exportDatabaseServiceCsvAsync"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/databaseServices/name/{fqn}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Import a CSV into a database service
+         * @description Not shown in the contract; follows OpenMetadata (`DatabaseServiceResource` and `DatabaseServiceRepository.DatabaseServiceCsv`; columns of `databaseServiceCsvDocumentation.json`; docs/behaviour.md "CSV
+         *     import and export"): the body is `text/plain` CSV with the columns the export writes; each
+         *     row creates or updates one entity, an empty cell clears that field. The answer is a
+         *     `CsvImportResult`: the counts (the header line included) and `importResultsCsv`, the rows
+         *     with a `status` (`success`, `failure`, `skipped`) and `details` column in front. With
+         *     `dryRun=true` (the default, as OpenMetadata's) nothing changes. Unlike OpenMetadata, which
+         *     keeps the rows that passed, an import is atomic: one failing row and nothing changes
+         *     (`status: failure`, the other rows `skipped`). Headers other than the expected ones give
+         *     `status: aborted` with the reason; a body that is not CSV (an unclosed quote...) gives 400
+         *     naming the line. An unknown database service gives 404.
+         */
+        put: operations["importDatabaseServiceCsv"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/databaseServices/name/{fqn}/importAsync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Import a CSV into a database service (asynchronous form)
+         * @description Not shown in the contract; follows OpenMetadata (`EntityResource.importCsvInternalAsync`,
+         *     the web UI's `importAsync` calls in `rest/importExportAPI.ts`; docs/behaviour.md "CSV import
+         *     and export"): 200 with a `jobId` and `message`. OpenMetadata sends the `CsvImportResult`
+         *     later on its websocket (channel `csvImportChannel`); this server has no websocket and puts
+         *     what that message would carry in the answer itself: `status: COMPLETED` and the result in
+         *     `result`, as the synchronous import returns it. Errors are answered at once.
+         */
+        put: operations["importDatabaseServiceCsvAsync"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testCases/name/{fqn}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a test case as CSV
+         * @description Not shown in the contract; follows OpenMetadata (`TestCaseResource` and `TestCaseRepository.TestCaseCsv`; columns of `testCaseCsvDocumentation.json`; docs/behaviour.md "CSV
+         *     import and export"): `fqn` is the table FQN, test suite FQN or `*`; the answer is `text/plain` CSV, a header line
+         *     (required columns marked `*`) and the test cases of the table (its columns included) or of the test suite that `fqn` names, or of the whole catalog for `*`, one row each. Lines end in CRLF; a cell is quoted only when
+         *     it holds a comma, a quote or a line break. A name that is no table, test suite or `*` gives 404. `recursive=true` (the export of every level below in one file) is not served: 400.
+         */
+        get: operations["exportTestCaseCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testCases/name/{fqn}/exportAsync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a test case as CSV (asynchronous form)
+         * @description Not shown in the contract; follows OpenMetadata (`EntityResource.exportCsvInternalAsync`,
+         *     the web UI's `exportAsync` calls; docs/behaviour.md "CSV import and export"): 202 with a
+         *     `jobId` and `message`. OpenMetadata sends the CSV later on its websocket (channel
+         *     `csvExportChannel`); this server has no websocket and puts what that message would carry in
+         *     the answer itself: `status: COMPLETED` and the CSV in `data`, as the synchronous export
+         *     returns it. Errors are answered at once, as by the synchronous export.
+         */
+        get: operations["exportTestCaseCsvAsync"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testCases/name/{fqn}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Import a CSV into a test case
+         * @description Not shown in the contract; follows OpenMetadata (`TestCaseResource` and `TestCaseRepository.TestCaseCsv`; columns of `testCaseCsvDocumentation.json`; docs/behaviour.md "CSV
+         *     import and export"): the body is `text/plain` CSV with the columns the export writes; each
+         *     row creates or updates one entity, an empty cell clears that field. The answer is a
+         *     `CsvImportResult`: the counts (the header line included) and `importResultsCsv`, the rows
+         *     with a `status` (`success`, `failure`, `skipped`) and `details` column in front. With
+         *     `dryRun=true` (the default, as OpenMetadata's) nothing changes. Unlike OpenMetadata, which
+         *     keeps the rows that passed, an import is atomic: one failing row and nothing changes
+         *     (`status: failure`, the other rows `skipped`). Headers other than the expected ones give
+         *     `status: aborted` with the reason; a body that is not CSV (an unclosed quote...) gives 400
+         *     naming the line. A name that is no table, test suite or `*` gives 404.
+         */
+        put: operations["importTestCaseCsv"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dataQuality/testCases/name/{fqn}/importAsync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Import a CSV into a test case (asynchronous form)
+         * @description Not shown in the contract; follows OpenMetadata (`EntityResource.importCsvInternalAsync`,
+         *     the web UI's `importAsync` calls in `rest/importExportAPI.ts`; docs/behaviour.md "CSV import
+         *     and export"): 200 with a `jobId` and `message`. OpenMetadata sends the `CsvImportResult`
+         *     later on its websocket (channel `csvImportChannel`); this server has no websocket and puts
+         *     what that message would carry in the answer itself: `status: COMPLETED` and the result in
+         *     `result`, as the synchronous import returns it. Errors are answered at once.
+         */
+        put: operations["importTestCaseCsvAsync"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7633,8 +11342,8 @@ export interface components {
         /** @enum {string} */
         ChangeEventType: "entityCreated" | "entityUpdated" | "entityFieldsChanged" | "entityNoChange" | "entitySoftDeleted" | "entityDeleted" | "entityRestored";
         /**
-         * @description OpenMetadata's ChangeEvent (changeEvent.json; docs/behaviour.md "Followers and votes"): what follower and vote endpoints
-         *     return in the `openmetadata` profile.
+         * @description OpenMetadata's ChangeEvent (changeEvent.json; docs/behaviour.md "Followers and votes", "Events"): what follower and
+         *     vote endpoints return in the `openmetadata` profile, what `GET /v1/events` lists and what a webhook receives.
          */
         ChangeEvent: {
             id: components["schemas"]["Uuid"];
@@ -7647,6 +11356,11 @@ export interface components {
             previousVersion: components["schemas"]["EntityVersion"];
             currentVersion: components["schemas"]["EntityVersion"];
             changeDescription?: components["schemas"]["ChangeDescription"];
+            incrementalChangeDescription?: components["schemas"]["ChangeDescription"];
+            /** @description Newest OpenMetadata only; the mock leaves it out. */
+            domains?: components["schemas"]["Uuid"][];
+            /** @description Newest OpenMetadata only; the mock leaves it out. */
+            impersonatedBy?: string;
             entity?: {
                 [key: string]: unknown;
             };
@@ -7723,6 +11437,10 @@ export interface components {
             constraint?: "NULL" | "NOT_NULL" | "UNIQUE" | "PRIMARY_KEY";
             ordinalPosition?: number;
             children?: components["schemas"]["Column"][];
+            /** @description The column's newest profile, where a read asks for it (docs/behaviour.md "Table columns and custom metrics"). */
+            profile?: components["schemas"]["ColumnProfile"];
+            /** @description The column's custom metrics, where a read asks for them (docs/behaviour.md "Table columns and custom metrics"). */
+            customMetrics?: components["schemas"]["CustomMetricList"];
         };
         /**
          * @description Service connection (contract "Storage service": a `config` object with a `type` and
@@ -7791,6 +11509,452 @@ export interface components {
              */
             timestamp?: number;
         };
+        /** @description OpenMetadata's `EventList`; `paging.total` is the number of events listed. */
+        ChangeEventList: {
+            data: components["schemas"]["ChangeEvent"][];
+            paging: components["schemas"]["Paging"];
+        };
+        /** @description OpenMetadata's reaction.json. */
+        Reaction: {
+            /** @enum {string} */
+            reactionType: "thumbsUp" | "thumbsDown" | "hooray" | "laugh" | "confused" | "heart" | "rocket" | "eyes";
+            user: components["schemas"]["EntityReference"];
+        };
+        /** @description A post within a thread (thread.json#/definitions/post). */
+        Post: {
+            id: components["schemas"]["Uuid"];
+            message: string;
+            postTs?: components["schemas"]["Timestamp"];
+            from: string;
+            reactions?: components["schemas"]["Reaction"][];
+        };
+        /**
+         * @description OpenMetadata's Thread (thread.json). The mock's feed holds the notifications of followers
+         *     (docs/behaviour.md "Activity feed"): one conversation per follower and change, generated by the
+         *     system, `about` the changed entity and `addressedTo` the follower; `resolved` true marks it read.
+         */
+        Thread: {
+            id: components["schemas"]["Uuid"];
+            /**
+             * @default Conversation
+             * @enum {string}
+             */
+            type: "Conversation" | "Task" | "Announcement" | "Chatbot";
+            /** Format: uri */
+            href?: string;
+            threadTs?: components["schemas"]["Timestamp"];
+            /** @description Entity link of the entity the thread is about (`<#E::table::svc.db.schema.orders>`). */
+            about: string;
+            entityRef?: components["schemas"]["EntityReference"];
+            entityUrlLink?: string;
+            domains?: components["schemas"]["Uuid"][];
+            /**
+             * @default user
+             * @enum {string}
+             */
+            generatedBy: "user" | "system";
+            /**
+             * @default default
+             * @enum {string}
+             */
+            cardStyle: "default" | "logicalTestCaseAdded" | "entityCreated" | "entityDeleted" | "entitySoftDeleted" | "description" | "tags" | "owner" | "testCaseResult" | "customProperties" | "assets" | "domain";
+            /**
+             * @default updated
+             * @enum {string}
+             */
+            fieldOperation: "added" | "updated" | "deleted" | "none";
+            feedInfo?: {
+                headerMessage?: string;
+                fieldName?: string;
+                entitySpecificInfo?: Record<string, never>;
+            };
+            /** @description Entity link of the user the thread is addressed to (`<#E::user::alice>`). */
+            addressedTo?: string;
+            /** @description The user who made the change. */
+            createdBy?: string;
+            updatedAt?: components["schemas"]["Timestamp"];
+            updatedBy?: string;
+            /**
+             * @description True once the thread is resolved; the mock's feed uses it as "read".
+             * @default false
+             */
+            resolved: boolean;
+            message: string;
+            postsCount?: number;
+            posts?: components["schemas"]["Post"][];
+            reactions?: components["schemas"]["Reaction"][];
+        };
+        /** @description OpenMetadata's ThreadList (a ResultList of threads). */
+        ThreadList: {
+            data: components["schemas"]["Thread"][];
+            paging: components["schemas"]["Paging"];
+        };
+        /** @description OpenMetadata's ThreadCount (threadCount.json), for one entity link. */
+        ThreadCount: {
+            conversationCount?: number;
+            openTaskCount?: number;
+            closedTaskCount?: number;
+            totalTaskCount?: number;
+            mentionCount?: number;
+            totalAnnouncementCount?: number;
+            activeAnnouncementCount?: number;
+            inactiveAnnouncementCount?: number;
+            entityLink?: string;
+        };
+        /** @description OpenMetadata's ThreadCountList (`GET /v1/feed/count`). */
+        ThreadCountList: {
+            data: components["schemas"]["ThreadCount"][];
+            paging?: components["schemas"]["Paging"];
+        };
+        /**
+         * @description Destination type (eventSubscription.json#/definitions/subscriptionType). The mock delivers to
+         *     `Webhook` (and the older name `Generic`) destinations; the others are kept but not sent.
+         * @enum {string}
+         */
+        SubscriptionType: "Webhook" | "Generic" | "Slack" | "MsTeams" | "GChat" | "Email" | "ActivityFeed" | "GovernanceWorkflowChangeEvent";
+        /** @description OpenMetadata's webhook.json, the `config` of a destination. */
+        Webhook: {
+            receivers?: string[];
+            /**
+             * Format: uri
+             * @description Where events are sent (POST, or PUT with `httpMethod`).
+             */
+            endpoint?: string;
+            /** @description Key of the HMAC-SHA256 signature of each payload, sent as `X-OM-Signature: sha256=<hex>`. */
+            secretKey?: string;
+            /** @description Headers sent with each request. */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Query parameters added to the endpoint. */
+            queryParams?: {
+                [key: string]: string;
+            };
+            /**
+             * @default POST
+             * @enum {string}
+             */
+            httpMethod: "POST" | "PUT";
+            sendToAdmins?: boolean;
+            sendToOwners?: boolean;
+            sendToFollowers?: boolean;
+        };
+        /**
+         * @description Delivery status of a destination (eventSubscription.json#/definitions/subscriptionStatus):
+         *     `active` after a delivered event, `awaitingRetry` while a failed one waits for its next attempt,
+         *     `failed` once its retries are spent (with the last status code and reason).
+         */
+        SubscriptionStatus: {
+            /** @enum {string} */
+            status?: "disabled" | "failed" | "retryLimitReached" | "awaitingRetry" | "active";
+            lastSuccessfulAt?: components["schemas"]["Timestamp"];
+            lastFailedAt?: components["schemas"]["Timestamp"];
+            lastFailedStatusCode?: number;
+            lastFailedReason?: string;
+            nextAttempt?: components["schemas"]["Timestamp"];
+            timestamp?: components["schemas"]["Timestamp"];
+        };
+        /** @description The outcome of a test message (testDestinationStatus.json). */
+        TestDestinationStatus: {
+            /** @enum {string} */
+            status?: "Success" | "Failed";
+            reason?: string;
+            statusCode?: number;
+            statusInfo?: string;
+            timestamp?: components["schemas"]["Timestamp"];
+        };
+        /** @description A destination of a subscription (eventSubscription.json#/definitions/destination). */
+        SubscriptionDestination: {
+            id?: components["schemas"]["Uuid"];
+            /** @enum {string} */
+            category: "Users" | "Teams" | "Admins" | "Assignees" | "Owners" | "Mentions" | "Followers" | "External";
+            type: components["schemas"]["SubscriptionType"];
+            statusDetails?: components["schemas"]["SubscriptionStatus"] | components["schemas"]["TestDestinationStatus"];
+            /**
+             * @description Seconds a delivery may take.
+             * @default 10
+             */
+            timeout: number;
+            /** @default 12 */
+            readTimeout: number;
+            /** @default true */
+            enabled: boolean;
+            config?: components["schemas"]["Webhook"];
+        };
+        SubscriptionDestinationList: components["schemas"]["SubscriptionDestination"][];
+        /**
+         * @description A filter of a subscription (eventSubscription.json#/definitions/argumentsInput). The mock
+         *     applies `filterByEventType` (`eventTypeList`), `filterByFqn` (`fqnList`), `filterByEntityId`
+         *     (`entityIdList`) and `filterByUpdaterName` (`updateByUserList`), `effect` include or exclude.
+         */
+        ArgumentsInput: {
+            name?: string;
+            /**
+             * @default include
+             * @enum {string}
+             */
+            effect: "include" | "exclude";
+            /** @enum {string} */
+            prefixCondition?: "AND" | "OR";
+            arguments?: {
+                name?: string;
+                input?: string[];
+            }[];
+        };
+        /** @description eventSubscription.json#/definitions/alertFilteringInput. */
+        AlertFilteringInput: {
+            filters?: components["schemas"]["ArgumentsInput"][];
+            actions?: components["schemas"]["ArgumentsInput"][];
+        };
+        /**
+         * @description eventSubscription.json#/definitions/filteringRules: the entity types (`resources`; `all` for
+         *     every type) whose events the subscription receives.
+         */
+        FilteringRules: {
+            resources: string[];
+            rules?: Record<string, never>[];
+            actions?: Record<string, never>[];
+        };
+        /** @description eventSubscription.json#/definitions/trigger. */
+        Trigger: {
+            /**
+             * @default RealTime
+             * @enum {string}
+             */
+            triggerType: "RealTime" | "Scheduled";
+            /** @enum {string} */
+            scheduleInfo?: "Daily" | "Weekly" | "Monthly" | "Custom";
+            cronExpression?: string;
+        };
+        EventSubscriptionFields: {
+            /**
+             * @default Notification
+             * @enum {string}
+             */
+            alertType: "Notification" | "Observability" | "ActivityFeed" | "GovernanceWorkflowChangeEvent" | "Custom";
+            trigger?: components["schemas"]["Trigger"];
+            destinations?: components["schemas"]["SubscriptionDestination"][];
+            /** @default true */
+            enabled: boolean;
+            /** @default 10 */
+            batchSize: number;
+            /**
+             * @default user
+             * @enum {string}
+             */
+            provider: "system" | "user" | "automation";
+            /**
+             * @description Further attempts after a failed delivery, with exponential backoff.
+             * @default 3
+             */
+            retries: number;
+            /** @default 10 */
+            pollInterval: number;
+            input?: components["schemas"]["AlertFilteringInput"];
+        };
+        /**
+         * @description OpenMetadata's EventSubscription (eventSubscription.json): which change events (by entity
+         *     type in `filteringRules.resources`, and by the filters of `input`) go to which destinations.
+         *     `filteringRules` is a relationship field, shown with `fields=filteringRules`, as in
+         *     OpenMetadata.
+         */
+        EventSubscription: components["schemas"]["EntityBase"] & components["schemas"]["EventSubscriptionFields"] & {
+            filteringRules?: components["schemas"]["FilteringRules"];
+        };
+        /**
+         * @description OpenMetadata's createEventSubscription.json: `name` (`alertType` defaults to `Notification`);
+         *     `resources` (entity types, or `all`) becomes `filteringRules.resources`, and each destination
+         *     gets an `id`.
+         */
+        CreateEventSubscription: components["schemas"]["CreateEntityBase"] & components["schemas"]["EventSubscriptionFields"] & {
+            resources?: string[];
+        };
+        EventSubscriptionList: {
+            data: components["schemas"]["EventSubscription"][];
+            paging: components["schemas"]["Paging"];
+        };
+        /**
+         * @description OpenMetadata's EventsRecord (eventsRecord.json): a subscription's events delivered, failed
+         *     (retries spent, or refused by a full queue) and still waiting.
+         */
+        EventsRecord: {
+            totalEventsCount: number;
+            pendingEventsCount: number;
+            successfulEventsCount: number;
+            failedEventsCount: number;
+        };
+        /** @description OpenMetadata's testEventSubscriptionDestination.json. */
+        EventSubscriptionDestinationTestRequest: {
+            destinations: components["schemas"]["SubscriptionDestination"][];
+        };
+        /**
+         * @description What the mock keeps of a subscription's deliveries (the state export's
+         *     `sideData.eventSubscriptionDelivery`): each destination's status and the counts of
+         *     `EventsRecord`. Served through the status, destinations and events record operations.
+         */
+        EventSubscriptionDelivery: {
+            statuses?: {
+                [key: string]: components["schemas"]["SubscriptionStatus"];
+            };
+            successfulEventsCount: number;
+            failedEventsCount: number;
+        };
+        /**
+         * @description The outcome of a CSV import (OpenMetadata's `csvImportResult.json`; docs/behaviour.md "CSV
+         *     import and export"). The counts include the header line. `status`: `success` (every row
+         *     passed), `partialSuccess` (a dry run where some rows failed and some passed), `failure` (a row
+         *     failed: with `dryRun=false` nothing was changed), `aborted` (the header line is not the
+         *     expected one: `abortReason` says why; no row was read).
+         */
+        CsvImportResult: {
+            dryRun: boolean;
+            /** @enum {string} */
+            status: "success" | "failure" | "aborted" | "partialSuccess";
+            abortReason?: string;
+            numberOfRowsProcessed: number;
+            numberOfRowsPassed: number;
+            numberOfRowsFailed: number;
+            /** @description The rows read, each with a `status` and a `details` column in front. */
+            importResultsCsv?: string;
+        };
+        /**
+         * @description OpenMetadata's `CSVExportResponse` (`jobId`, `message`) and, in the same object, what its
+         *     websocket would send when the job is done (`status`, `data`: the CSV). docs/behaviour.md "CSV
+         *     import and export".
+         */
+        CsvExportResponse: {
+            jobId: components["schemas"]["Uuid"];
+            message: string;
+            /** @enum {string} */
+            status: "COMPLETED";
+            data: string;
+        };
+        /**
+         * @description OpenMetadata's `CSVImportResponse` (`jobId`, `message`) and, in the same object, what its
+         *     websocket would send when the job is done (`status`, `result`). docs/behaviour.md "CSV import
+         *     and export".
+         */
+        CsvImportResponse: {
+            jobId: components["schemas"]["Uuid"];
+            message: string;
+            /** @enum {string} */
+            status: "COMPLETED";
+            result: components["schemas"]["CsvImportResult"];
+        };
+        /**
+         * @description An Elasticsearch search response, as OpenMetadata's `SearchResource` passes it through:
+         *     `hits.total`, `hits.hits[]._source` (the entity as the search index stores it) and the
+         *     terms `aggregations` (keys prefixed `sterms#`, which the web UI strips).
+         */
+        SearchResponse: {
+            /** @description Milliseconds the search took. */
+            took: number;
+            timed_out: boolean;
+            /** @description Shard statistics; always one shard, successful. */
+            _shards?: {
+                [key: string]: number;
+            };
+            hits: components["schemas"]["SearchHits"];
+            /** @description Terms aggregations by `sterms#<name>` (docs/behaviour.md "Search"). */
+            aggregations?: {
+                [key: string]: components["schemas"]["SearchTermsAggregation"];
+            };
+        };
+        SearchHits: {
+            /**
+             * @description How many documents matched. Without `track_total_hits=true` the count stops at 10,000
+             *     (`relation: gte`), as Elasticsearch's default does.
+             */
+            total: {
+                value: number;
+                /** @enum {string} */
+                relation: "eq" | "gte";
+            };
+            /** @description The best `_score` of the page; `null` when the hits are sorted by a field or there are none. */
+            max_score: number | null;
+            hits: components["schemas"]["SearchHit"][];
+        };
+        SearchHit: {
+            /** @description The search index of the entity's kind (`table_search_index`...). */
+            _index: string;
+            /** @description The entity's id. */
+            _id: string;
+            /** @description Relevance; `null` when the hits are sorted by a field. */
+            _score: number | null;
+            _source?: components["schemas"]["SearchSource"];
+            /** @description The sort values of the hit, when sorted by a field. */
+            sort?: unknown[];
+        };
+        /**
+         * @description The entity as the search index stores it: the entity's fields (without `connection`,
+         *     `changeDescription` and `incrementalChangeDescription`) plus `entityType`, `fqnParts`,
+         *     `tier` (its `Tier.*` label, which `tags` then leaves out), `totalVotes`, `followers` as user
+         *     ids, and `displayName` filled in from `name` on the entity and the references it carries.
+         *     `include_source_fields` / `exclude_source_fields` select what is shown.
+         */
+        SearchSource: {
+            id?: components["schemas"]["Uuid"];
+            name?: string;
+            displayName?: string;
+            fullyQualifiedName?: string;
+            /** @description The entity's type (`table`, `container`...). */
+            entityType?: string;
+            deleted?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        SearchTermsAggregation: {
+            doc_count_error_upper_bound?: number;
+            sum_other_doc_count?: number;
+            buckets: components["schemas"]["SearchBucket"][];
+        };
+        SearchBucket: {
+            key: string;
+            doc_count: number;
+            /** @description With `sourceFields`, the bucket's documents with only those fields. */
+            "top_hits#top"?: {
+                hits: components["schemas"]["SearchHits"];
+            };
+        };
+        /**
+         * @description OpenMetadata's `aggregationRequest.json`: the terms of `fieldName` among the documents of
+         *     `index` that match `query`, keeping the keys that `fieldValue` (a regular expression over the
+         *     whole key, case-insensitive) matches.
+         */
+        AggregationRequest: {
+            /**
+             * @description A `q` query string, or query DSL as JSON (optionally wrapped in `{"query": …}`).
+             * @default
+             */
+            query: string;
+            /** @default table_search_index */
+            index: string;
+            fieldName: string;
+            /** @default  */
+            fieldValue: string;
+            /** @default false */
+            deleted: boolean;
+            /** @default 10 */
+            size: number;
+            sourceFields?: string[];
+            /** @description Free text that must also match. */
+            queryText?: string;
+            topHits?: {
+                /** @default 1 */
+                size: number;
+                /** @default _doc */
+                sortField: string;
+                /**
+                 * @default asc
+                 * @enum {string}
+                 */
+                sortOrder: "asc" | "desc";
+            };
+            /** @description Accepted and ignored. */
+            fetchParentsAliases?: string;
+            /** @description Accepted and ignored. */
+            fetchChildAliases?: string;
+        };
         /**
          * @description OpenMetadata's storageService.json serviceType enum; the contract names the custom variant CustomStorage.
          * @enum {string}
@@ -7848,6 +12012,7 @@ export interface components {
             parent?: components["schemas"]["EntityReference"];
             children?: components["schemas"]["EntityReferenceList"];
             entityStatus?: string;
+            sampleData?: components["schemas"]["TableData"];
         };
         /** @description Contract "Container" create request; required `name` and `service` (the storage service FQN). */
         CreateContainer: components["schemas"]["CreateEntityBase"] & components["schemas"]["ContainerFields"] & {
@@ -7940,6 +12105,7 @@ export interface components {
         Database: components["schemas"]["EntityBase"] & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & components["schemas"]["DatabaseFields"] & {
             entityStatus?: components["schemas"]["EntityStatus"];
             databaseSchemas?: components["schemas"]["EntityReferenceList"];
+            databaseProfilerConfig?: components["schemas"]["DatabaseProfilerConfig"];
         };
         /**
          * @description Contract "Database" create request: required `name` and `service` (the database service FQN).
@@ -7952,6 +12118,20 @@ export interface components {
         DatabaseList: {
             data: components["schemas"]["Database"][];
             paging: components["schemas"]["Paging"];
+        };
+        /**
+         * @description OpenMetadata's databaseProfilerConfig / databaseSchemaProfilerConfig (docs/behaviour.md
+         *     "Database and schema profiler configuration"): the sampling the profiler uses for the tables
+         *     inside a database or schema.
+         */
+        DatabaseProfilerConfig: {
+            profileSample?: number;
+            /** @enum {string} */
+            profileSampleType?: "PERCENTAGE" | "ROWS";
+            sampleDataCount?: number;
+            /** @enum {string} */
+            samplingMethodType?: "BERNOULLI" | "SYSTEM";
+            randomizedSample?: boolean;
         };
         /**
          * @description OpenMetadata's dashboard.json `dashboardType`; the server sets `Dashboard` when the request has none.
@@ -8015,6 +12195,41 @@ export interface components {
             data: components["schemas"]["Chart"][];
             paging: components["schemas"]["Paging"];
         };
+        /**
+         * @description OpenMetadata's dashboardDataModel.json `dataModelType`.
+         * @enum {string}
+         */
+        DataModelType: "TableauDataModel" | "TableauPublishedDatasource" | "TableauEmbeddedDatasource" | "SupersetDataModel" | "MetabaseDataModel" | "LookMlView" | "LookMlExplore" | "PowerBIDataModel" | "QlikDataModel" | "QuickSightDataModel" | "SigmaDataModel" | "PowerBIDataFlow" | "MicroStrategyDataset" | "ThoughtSpotDataModel";
+        /**
+         * @description A data model of a dashboard service: the columns its dashboards and charts are built on (a
+         *     Superset dataset, a LookML view...). Its FQN is `<service>.model.<name>`.
+         */
+        DashboardDataModel: components["schemas"]["EntityBase"] & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & {
+            dataModelType: components["schemas"]["DataModelType"];
+            columns: components["schemas"]["Column"][];
+            /** @description The query the data model is defined by, if any. */
+            sql?: string;
+            /** @description The project or workspace the data model belongs to in the source. */
+            project?: string;
+            /** @description URL of the data model in the source system. */
+            sourceUrl?: string;
+        };
+        /**
+         * @description Not shown in the contract; follows OpenMetadata's createDashboardDataModel.json: required
+         *     `name`, `service` (the dashboard service FQN), `dataModelType` and `columns`.
+         */
+        CreateDashboardDataModel: components["schemas"]["CreateEntityBase"] & {
+            service: components["schemas"]["FullyQualifiedName"];
+            dataModelType: components["schemas"]["DataModelType"];
+            columns: components["schemas"]["Column"][];
+            sql?: string;
+            project?: string;
+            sourceUrl?: string;
+        };
+        DashboardDataModelList: {
+            data: components["schemas"]["DashboardDataModel"][];
+            paging: components["schemas"]["Paging"];
+        };
         /** @description Database-schema fields shared by the entity and its create request. */
         DatabaseSchemaFields: {
             retentionPeriod?: components["schemas"]["RetentionPeriod"];
@@ -8028,6 +12243,7 @@ export interface components {
         DatabaseSchema: components["schemas"]["EntityBase"] & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & components["schemas"]["DatabaseSchemaFields"] & {
             database: components["schemas"]["EntityReference"];
             tables?: components["schemas"]["EntityReferenceList"];
+            databaseSchemaProfilerConfig?: components["schemas"]["DatabaseProfilerConfig"];
         };
         /**
          * @description Not shown in the contract; follows OpenMetadata's createDatabaseSchema.json: required `name`
@@ -8052,6 +12268,53 @@ export interface components {
             /** @description URL of the table in the source system. */
             sourceUrl?: string;
             retentionPeriod?: components["schemas"]["RetentionPeriod"];
+            /** @description OpenMetadata's table.json `tableConstraints` (primary, unique and foreign keys; sort and distribution keys). */
+            tableConstraints?: components["schemas"]["TableConstraint"][];
+            /** @description The SQL that defines a view (OpenMetadata's table.json `schemaDefinition`). */
+            schemaDefinition?: string;
+            lifeCycle?: components["schemas"]["LifeCycle"];
+        };
+        /** @description OpenMetadata's table.json `tableConstraint`. */
+        TableConstraint: {
+            /** @enum {string} */
+            constraintType?: "UNIQUE" | "PRIMARY_KEY" | "FOREIGN_KEY" | "SORT_KEY" | "DIST_KEY";
+            /** @description Names of the table's columns the constraint is on. */
+            columns?: string[];
+            /** @description Fully qualified names of the columns a foreign key refers to. */
+            referredColumns?: string[];
+            /** @enum {string} */
+            relationshipType?: "ONE_TO_ONE" | "ONE_TO_MANY" | "MANY_TO_ONE" | "MANY_TO_MANY";
+        };
+        /** @description OpenMetadata's type/lifeCycle.json — when the data was created, last updated and last accessed. */
+        LifeCycle: {
+            created?: components["schemas"]["AccessDetails"];
+            updated?: components["schemas"]["AccessDetails"];
+            accessed?: components["schemas"]["AccessDetails"];
+        };
+        /** @description OpenMetadata's type/lifeCycle.json `accessDetails`. */
+        AccessDetails: {
+            timestamp: components["schemas"]["Timestamp"];
+            accessedBy?: components["schemas"]["EntityReference"];
+            accessedByAProcess?: string;
+        };
+        /**
+         * @description OpenMetadata's table.json `tableJoins`: how often the table was joined with others over
+         *     `dayCount` days from `startDate`, computed from query usage. The mock records no usage: a table
+         *     carries joins only when they were written to it.
+         */
+        TableJoins: {
+            /** Format: date */
+            startDate?: string;
+            dayCount?: number;
+            columnJoins?: {
+                columnName?: string;
+                joinedWith?: components["schemas"]["JoinedWith"][];
+            }[];
+            directTableJoins?: components["schemas"]["JoinedWith"][];
+        };
+        JoinedWith: {
+            fullyQualifiedName?: string;
+            joinCount?: number;
         };
         /**
          * @description A table in a database schema. Its FQN is `<service>.<database>.<schema>.<table>` (docs/behaviour.md "Fully qualified names"); `service` is the database service. `tableProfilerConfig`, `sampleData` and `profile` are
@@ -8064,6 +12327,8 @@ export interface components {
             tableProfilerConfig?: components["schemas"]["TableProfilerConfig"];
             sampleData?: components["schemas"]["TableData"];
             profile?: components["schemas"]["TableProfile"];
+            joins?: components["schemas"]["TableJoins"];
+            customMetrics?: components["schemas"]["CustomMetricList"];
         };
         /**
          * @description Not shown in the contract; follows OpenMetadata's createTable.json: required `name`,
@@ -8179,6 +12444,71 @@ export interface components {
             tableProfile: components["schemas"]["TableProfile"];
             columnProfile?: components["schemas"]["ColumnProfile"][];
             systemProfile?: components["schemas"]["SystemProfile"][];
+        };
+        /**
+         * @description OpenMetadata's createCustomMetric.json (docs/behaviour.md "Table columns and custom metrics"): a
+         *     metric the profiler computes with `expression` (SQL), on the column `columnName` or, without it,
+         *     on the table.
+         */
+        CreateCustomMetric: {
+            name: string;
+            description?: string;
+            columnName?: string;
+            expression: string;
+            owners?: components["schemas"]["EntityReferenceList"];
+        };
+        /** @description OpenMetadata's customMetric.json, as stored (docs/behaviour.md "Table columns and custom metrics"). */
+        CustomMetric: {
+            id: components["schemas"]["Uuid"];
+            name: string;
+            description?: string;
+            columnName?: string;
+            expression: string;
+            owners?: components["schemas"]["EntityReferenceList"];
+            updatedAt?: components["schemas"]["Timestamp"];
+            updatedBy?: string;
+        };
+        /** @description A table's custom metrics (`fields=customMetrics`), those of its columns with their `columnName`. */
+        CustomMetricList: components["schemas"]["CustomMetric"][];
+        /** @description OpenMetadata's `DeleteEntityResponse`, the job that deletes the entity, started right after the answer. */
+        DeleteEntityResponse: {
+            jobId: components["schemas"]["Uuid"];
+            /** @description `Delete operation initiated for <name>`. */
+            message: string;
+            entityName: string;
+            hardDelete: boolean;
+            recursive: boolean;
+        };
+        /**
+         * @description OpenMetadata's addTagToAssetsRequest.json: the entities to label with the tag (or to unlabel).
+         *     `dryRun` defaults to true, as OpenMetadata's: only checked, nothing changed.
+         */
+        AddTagToAssetsRequest: {
+            /** @enum {string} */
+            operation?: "AddAssets" | "RemoveAssets";
+            /** @default true */
+            dryRun: boolean;
+            assets: components["schemas"]["EntityReference"][];
+        };
+        /**
+         * @description A page of a table's columns (OpenMetadata's `TableColumnList`; docs/behaviour.md "Table columns
+         *     and custom metrics"): `paging` has `offset`, `limit` and `total`.
+         */
+        TableColumnList: {
+            data: components["schemas"]["Column"][];
+            paging: components["schemas"]["Paging"];
+        };
+        /**
+         * @description OpenMetadata's updateColumn.json (docs/behaviour.md "Table columns and custom metrics"): what
+         *     `PUT /v1/columns/name/{fqn}` sets on a column; a field left out is kept, `tags` replaces the
+         *     column's labels.
+         */
+        UpdateColumn: {
+            displayName?: string;
+            description?: string;
+            tags?: components["schemas"]["TagLabel"][];
+            /** @enum {string} */
+            constraint?: "NULL" | "NOT_NULL" | "UNIQUE" | "PRIMARY_KEY";
         };
         /**
          * @description OpenMetadata's messagingService.json `messagingServiceType` (the contract leaves the
@@ -8350,6 +12680,7 @@ export interface components {
          */
         Topic: components["schemas"]["EntityBase"] & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & components["schemas"]["TopicFields"] & {
             serviceType?: components["schemas"]["MessagingServiceType"];
+            sampleData?: components["schemas"]["TopicSampleData"];
         };
         /**
          * @description Create request of a topic. Not shown in the contract; follows OpenMetadata's createTopic.json:
@@ -8361,6 +12692,10 @@ export interface components {
         TopicList: {
             data: components["schemas"]["Topic"][];
             paging: components["schemas"]["Paging"];
+        };
+        /** @description OpenMetadata's topic.json#/definitions/topicSampleData (docs/behaviour.md "Container and topic sample data"); sample messages. */
+        TopicSampleData: {
+            messages?: string[];
         };
         /** @description A task of a pipeline (OpenMetadata pipeline.json#/definitions/task). */
         PipelineTask: {
@@ -8400,6 +12735,7 @@ export interface components {
          */
         Pipeline: components["schemas"]["EntityBase"] & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & components["schemas"]["PipelineFields"] & {
             serviceType?: components["schemas"]["PipelineServiceType"];
+            pipelineStatus?: components["schemas"]["PipelineStatus"];
         };
         /**
          * @description Create request of a pipeline. Not shown in the contract; follows OpenMetadata's
@@ -8410,6 +12746,34 @@ export interface components {
         };
         PipelineList: {
             data: components["schemas"]["Pipeline"][];
+            paging: components["schemas"]["Paging"];
+        };
+        /**
+         * @description OpenMetadata's pipeline.json `statusType`.
+         * @enum {string}
+         */
+        ExecutionStatus: "Successful" | "Failed" | "Pending" | "Skipped" | "Running";
+        /**
+         * @description One run of a pipeline (OpenMetadata's pipeline.json `pipelineStatus`; docs/behaviour.md "Pipeline
+         *     status"): when it ran, how it ended, and how each task ended.
+         */
+        PipelineStatus: {
+            timestamp: components["schemas"]["Timestamp"];
+            executionStatus: components["schemas"]["ExecutionStatus"];
+            executionId?: string;
+            endTime?: components["schemas"]["Timestamp"];
+            version?: string;
+            taskStatus?: {
+                name: string;
+                executionStatus: components["schemas"]["ExecutionStatus"];
+                startTime?: components["schemas"]["Timestamp"];
+                endTime?: components["schemas"]["Timestamp"];
+                logLink?: string;
+            }[];
+        };
+        /** @description Runs of a pipeline in a time range, newest first (docs/behaviour.md "Pipeline status"). */
+        PipelineStatusList: {
+            data: components["schemas"]["PipelineStatus"][];
             paging: components["schemas"]["Paging"];
         };
         /**
@@ -8799,6 +13163,122 @@ export interface components {
             data: components["schemas"]["TestSuite"][];
             paging: components["schemas"]["Paging"];
         };
+        /** @description OpenMetadata's CreateLogicalTestCases: the test cases (by id) to add to a logical test suite. */
+        LogicalTestCases: {
+            testSuiteId: components["schemas"]["Uuid"];
+            testCaseIds: components["schemas"]["Uuid"][];
+        };
+        /** @description The ids of the test cases added to a logical test suite (its side data in a state export). */
+        TestSuiteMembers: components["schemas"]["Uuid"][];
+        /**
+         * @description Create request of a basic (executable) test suite: the suite of one table, named by
+         *     `basicEntityReference` (the table's FQN). Its FQN is `<table FQN>.testSuite`.
+         */
+        CreateBasicTestSuite: components["schemas"]["CreateEntityBase"] & {
+            basicEntityReference: components["schemas"]["FullyQualifiedName"];
+        };
+        /**
+         * @description One report of a batch: `key` correlates it with its result; `aggregationQuery` is
+         *     OpenMetadata's `bucketName=<name>:aggType=<type>:field=<field>` levels, comma-separated
+         *     (docs/behaviour.md "Data quality"); `q` an Elasticsearch query as JSON; `index` the documents.
+         */
+        DataQualityReportRequest: {
+            key: string;
+            index?: string;
+            aggregationQuery: string;
+            q?: string;
+            domain?: string;
+        };
+        DataQualityReportBatchRequest: {
+            requests: components["schemas"]["DataQualityReportRequest"][];
+        };
+        /**
+         * @description OpenMetadata's DataQualityReport: one row per bucket, each value as text; `metadata` names the
+         *     bucket names (`keys`), the grouped fields (`dimensions`) and the computed columns (`metrics`).
+         */
+        DataQualityReport: {
+            metadata: {
+                keys?: string[];
+                dimensions?: string[];
+                metrics?: string[];
+            };
+            data: {
+                [key: string]: string;
+            }[];
+        };
+        DataQualityReportBatchResponse: {
+            results: {
+                key: string;
+                report?: components["schemas"]["DataQualityReport"];
+                error?: string;
+            }[];
+        };
+        /**
+         * @description A data contract create request checked without storing it: `valid` when nothing would be
+         *     refused and every contract column is a column of the entity with that data type.
+         */
+        ContractValidation: {
+            valid: boolean;
+            /** @description Entities the request names that do not exist (the entity, quality expectations, reviewers). */
+            entityErrors: string[];
+            /** @description Rules the request breaks (a second contract for the entity, an entity type without contracts...). */
+            constraintErrors: string[];
+            schemaValidation?: components["schemas"]["SchemaValidation"];
+        };
+        /**
+         * @description An ODCS v3 data contract. The fields the catalog maps are described in docs/behaviour.md "Data
+         *     contracts"; the others are accepted and ignored on import.
+         */
+        OdcsDataContract: {
+            apiVersion: string;
+            /** @constant */
+            kind: "DataContract";
+            id: string;
+            name?: string;
+            version: string;
+            status: string;
+            description?: {
+                purpose?: string;
+                limitations?: string;
+                usage?: string;
+            };
+            schema?: {
+                name: string;
+                physicalType?: string;
+                logicalType?: string;
+                properties?: {
+                    name: string;
+                    physicalType?: string;
+                    logicalType?: string;
+                    description?: string;
+                    primaryKey?: boolean;
+                    unique?: boolean;
+                    required?: boolean;
+                }[];
+            }[];
+            quality?: {
+                [key: string]: unknown;
+            }[];
+            slaProperties?: {
+                property: string;
+                value?: unknown;
+                unit?: string;
+            }[];
+            team?: {
+                [key: string]: unknown;
+            }[];
+            contractCreatedTs?: string;
+        };
+        /** @description What an ODCS YAML document holds (`ui/rest/contractAPI.ts` `ODCSParseResult`). */
+        OdcsParseResult: {
+            name?: string;
+            version?: string;
+            status?: string;
+            schemaObjects?: string[];
+            hasMultipleObjects?: boolean;
+        };
+        /** @description A YAML document. */
+        OdcsYaml: string;
         /**
          * @description What a test case tests (contract "Test case"): `<#E::<entity_type>::<entity_fqn>>` for a table,
          *     `<#E::<entity_type>::<entity_fqn>::columns::<column_name>>` for a column.
@@ -8827,14 +13307,45 @@ export interface components {
             testCaseStatus: components["schemas"]["TestCaseStatus"];
             /** @description Human-readable details of the run. */
             result?: string;
-            testResultValue?: {
-                name?: string;
-                value?: string;
-            }[];
+            testResultValue?: components["schemas"]["TestResultValues"];
+            /**
+             * @description The run's result per dimension (a group of rows by column values; docs/behaviour.md "Data
+             *     quality"), read back by `GET /v1/dataQuality/testCases/dimensionResults/{fqn}`.
+             */
+            dimensionResults?: components["schemas"]["TestCaseDimensionResult"][];
         };
         /** @description Results of a test case in a time range, newest first. */
         TestCaseResultList: {
             data: components["schemas"]["TestCaseResult"][];
+            paging: components["schemas"]["Paging"];
+        };
+        TestResultValues: {
+            name?: string;
+            value?: string;
+        }[];
+        /**
+         * @description OpenMetadata's dimension result of a test case run: the dimension's column values, its status
+         *     and counts. Read back with the run's `timestamp`, its id as `testCaseResultId` and `dimensionKey`
+         *     (`<name>=<value>` joined by `,`).
+         */
+        TestCaseDimensionResult: {
+            dimensionValues: {
+                name: string;
+                value: string;
+            }[];
+            dimensionKey?: string;
+            testCaseResultId?: components["schemas"]["Uuid"];
+            timestamp?: components["schemas"]["Timestamp"];
+            testCaseStatus: components["schemas"]["TestCaseStatus"];
+            result?: string;
+            testResultValue?: components["schemas"]["TestResultValues"];
+            passedRows?: number;
+            failedRows?: number;
+            impactScore?: number;
+        };
+        /** @description Dimension results of a test case in a time range, newest run first. */
+        TestCaseDimensionResultList: {
+            data: components["schemas"]["TestCaseDimensionResult"][];
             paging: components["schemas"]["Paging"];
         };
         /**
@@ -8849,6 +13360,7 @@ export interface components {
             entityFQN?: components["schemas"]["FullyQualifiedName"];
             parameterValues?: components["schemas"]["TestCaseParameterValue"][];
             testCaseResult?: components["schemas"]["TestCaseResult"];
+            failedRowsSample?: components["schemas"]["TableData"];
         };
         /**
          * @description Create request of a test case (not shown in the contract; OpenMetadata createTestCase.json):
@@ -8993,6 +13505,13 @@ export interface components {
         /** @description Data-contract fields shared by the entity and its create request (docs/behaviour.md "Data contracts"). */
         DataContractFields: {
             entityStatus?: components["schemas"]["DataContractEntityStatus"];
+            /**
+             * @description The status field of OpenMetadata releases before `entityStatus` (dataContract.json of 1.8:
+             *     Draft, Active, Deprecated), kept as given; clients of those releases still name it in
+             *     `fields` (docs/behaviour.md "Reading").
+             * @enum {string}
+             */
+            status?: "Draft" | "Active" | "Deprecated";
             /** @description The columns the entity must have. */
             schema?: components["schemas"]["Column"][];
             semantics?: components["schemas"]["SemanticsRule"][];
@@ -9027,6 +13546,243 @@ export interface components {
         DataContractList: {
             data: components["schemas"]["DataContract"][];
             paging: components["schemas"]["Paging"];
+        };
+        /**
+         * @description How the edge was made (OpenMetadata's `lineageDetails.source`); default `Manual`.
+         * @enum {string}
+         */
+        LineageSource: "Manual" | "ViewLineage" | "QueryLineage" | "PipelineLineage" | "DashboardLineage" | "DbtLineage" | "SparkLineage" | "OpenLineage" | "ExternalTableLineage" | "CrossDatabaseLineage" | "ChildAssets";
+        /**
+         * @description How upstream columns make a downstream column (OpenMetadata's `columnLineage`). Columns are
+         *     named by FQN: the entity's FQN, a dot, the column's name (`svc.db.sch.orders.amount`; a nested
+         *     column `….address.city`).
+         */
+        ColumnLineage: {
+            fromColumns?: components["schemas"]["FullyQualifiedName"][];
+            toColumn?: components["schemas"]["FullyQualifiedName"];
+            /** @description The transformation, `function(fromColumns) -> toColumn`. */
+            function?: string;
+        };
+        /**
+         * @description What an edge carries (OpenMetadata's `lineageDetails`): the SQL, the column-level lineage, the
+         *     pipeline that runs it, a description and the source. `createdAt`, `createdBy`, `updatedAt` and
+         *     `updatedBy` are set by the server.
+         */
+        LineageDetails: {
+            sqlQuery?: string;
+            columnsLineage?: components["schemas"]["ColumnLineage"][];
+            pipeline?: components["schemas"]["EntityReference"];
+            description?: string;
+            source?: components["schemas"]["LineageSource"];
+            createdAt?: components["schemas"]["Timestamp"];
+            createdBy?: string;
+            updatedAt?: components["schemas"]["Timestamp"];
+            updatedBy?: string;
+            assetEdges?: number;
+        };
+        /** @description An edge named by entity references (OpenMetadata's `entitiesEdge`); only `id` and `type` are read. */
+        EntitiesEdge: {
+            fromEntity: components["schemas"]["EntityReference"];
+            toEntity: components["schemas"]["EntityReference"];
+            description?: components["schemas"]["Markdown"];
+            lineageDetails?: components["schemas"]["LineageDetails"];
+        };
+        /** @description The body of `PUT /v1/lineage` (OpenMetadata's `addLineage.json`). */
+        AddLineage: {
+            description?: components["schemas"]["Markdown"];
+            edge: components["schemas"]["EntitiesEdge"];
+        };
+        /** @description An edge named by entity ids (OpenMetadata's `edge`), upstream `fromEntity` to downstream `toEntity`. */
+        LineageEdge: {
+            fromEntity: components["schemas"]["Uuid"];
+            toEntity: components["schemas"]["Uuid"];
+            description?: components["schemas"]["Markdown"];
+            lineageDetails?: components["schemas"]["LineageDetails"];
+        };
+        /** @description The edges that leave one entity, as the store keeps them (the state export's `sideData.lineage.<entity id>`). */
+        LineageEdges: components["schemas"]["LineageEdge"][];
+        /**
+         * @description An entity's lineage graph by ids (OpenMetadata's `entityLineage.json`): the entity, the other
+         *     entities of the graph, and the edges found going upstream and going downstream from it.
+         */
+        EntityLineage: {
+            entity: components["schemas"]["EntityReference"];
+            nodes: components["schemas"]["EntityReference"][];
+            upstreamEdges: components["schemas"]["LineageEdge"][];
+            downstreamEdges: components["schemas"]["LineageEdge"][];
+        };
+        /** @description One end of an edge in the search lineage shape (OpenMetadata's `relationshipRef`). */
+        LineageEndRef: {
+            id: components["schemas"]["Uuid"];
+            type: string;
+            fullyQualifiedName: string;
+            /** @description OpenMetadata's FQN hash (the MD5 of each part of the FQN, joined by dots). */
+            fqnHash?: string;
+        };
+        /**
+         * @description An edge in the search lineage shape (OpenMetadata's `esLineageData.json`): both ends, the
+         *     pipeline entity (whole, or absent), the SQL, the column lineage as `columns`, the source, and
+         *     `docId` (`<from FQN>--->[<pipeline type>:<pipeline id>--->]<to FQN>`), the key of the edge in
+         *     its map.
+         */
+        SearchLineageEdge: {
+            fromEntity: components["schemas"]["LineageEndRef"];
+            toEntity: components["schemas"]["LineageEndRef"];
+            pipeline?: {
+                [key: string]: unknown;
+            };
+            pipelineEntityType?: string;
+            sqlQuery?: string;
+            columns?: components["schemas"]["ColumnLineage"][];
+            description?: string;
+            source?: components["schemas"]["LineageSource"];
+            docId: string;
+            /** @description `<from id>---><to id>`. */
+            docUniqueId?: string;
+            createdAt?: components["schemas"]["Timestamp"];
+            createdBy?: string;
+            updatedAt?: components["schemas"]["Timestamp"];
+            updatedBy?: string;
+            assetEdges?: number;
+        };
+        /** @description The entity of a node as the search index holds it (every field, with its `entityType`). */
+        LineageNodeEntity: {
+            id: components["schemas"]["Uuid"];
+            name: string;
+            fullyQualifiedName: string;
+            entityType: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A node of the search lineage shape (OpenMetadata's `nodeInformation.json`): the entity, how
+         *     many edges arrive at it and leave it (`paging`), and its distance from the entity asked for
+         *     (`nodeDepth`: 0 for that entity, positive downstream, negative upstream, as OpenMetadata's
+         *     graph builder counts).
+         */
+        LineageNode: {
+            entity: components["schemas"]["LineageNodeEntity"];
+            paging: {
+                entityUpstreamCount?: number;
+                entityDownstreamCount?: number;
+            };
+            nodeDepth: number;
+        };
+        /**
+         * @description A lineage graph in the shape the web UI reads (OpenMetadata's `searchLineageResult.json`): nodes
+         *     by FQN, and the upstream and downstream edges by `docId`.
+         */
+        SearchLineageResult: {
+            nodes: {
+                [key: string]: components["schemas"]["LineageNode"];
+            };
+            upstreamEdges: {
+                [key: string]: components["schemas"]["SearchLineageEdge"];
+            };
+            downstreamEdges: {
+                [key: string]: components["schemas"]["SearchLineageEdge"];
+            };
+        };
+        LineageDepthInfo: {
+            depth: number;
+            entityCount: number;
+        };
+        /** @description How many entities lie at each depth upstream and downstream (OpenMetadata's `lineagePaginationInfo.json`). */
+        LineagePaginationInfo: {
+            totalUpstreamEntities: number;
+            totalDownstreamEntities: number;
+            upstreamDepthInfo: components["schemas"]["LineageDepthInfo"][];
+            downstreamDepthInfo: components["schemas"]["LineageDepthInfo"][];
+            maxUpstreamDepth: number;
+            maxDownstreamDepth: number;
+        };
+        /**
+         * @description The answer to an asynchronous export (OpenMetadata's `CSVExportResponse`). The real server
+         *     sends the CSV later over its websocket; catalog-kit has no websocket: the same CSV is what
+         *     `GET /v1/lineage/export` answers with the same parameters (docs/behaviour.md "Lineage").
+         */
+        LineageExportJob: {
+            jobId: string;
+            message: string;
+        };
+        /**
+         * @description The upstream entities whose tests fail, and the edges from them down to the entity asked for
+         *     (OpenMetadata's `searchDataQualityLineage`: `nodes` and `edges`).
+         */
+        DataQualityLineage: {
+            nodes: components["schemas"]["LineageNodeEntity"][];
+            edges: components["schemas"]["SearchLineageEdge"][];
+        };
+        /**
+         * @description `field`: a property type (the type of a custom property's value); `entity`: an entity type, which custom properties extend.
+         * @enum {string}
+         */
+        TypeCategory: "field" | "entity";
+        /**
+         * @description A custom property's name: letters, digits and underscores (OpenMetadata's `entityName` of
+         *     type.json), unique within its entity type.
+         */
+        CustomPropertyName: string;
+        /**
+         * @description What a property type needs beyond its type (OpenMetadata's `customPropertyConfig`), in
+         *     `config`: for `enum`, `{values: [...], multiSelect}`; for `date-cp`, `dateTime-cp` and
+         *     `time-cp`, the format (`yyyy-MM-dd`, `dd-MM-yyyy HH:mm:ss`, `HH:mm`); for `entityReference` and
+         *     `entityReferenceList`, the entity types a value may name (`["table", "user"]`).
+         */
+        CustomPropertyConfig: {
+            config: string | string[] | {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description A custom property of an entity type (OpenMetadata's `customProperty`): its name, description,
+         *     property type (a reference to a type of category `field`; only `id` and `type: type` are
+         *     needed in a request) and, for the types that need one, its configuration.
+         */
+        CustomProperty: {
+            name: components["schemas"]["CustomPropertyName"];
+            displayName?: string;
+            description: components["schemas"]["Markdown"];
+            propertyType: components["schemas"]["EntityReference"];
+            customPropertyConfig?: components["schemas"]["CustomPropertyConfig"];
+        };
+        /**
+         * @description A type (OpenMetadata's `entity/type.json`): a property type (category `field`: `string`,
+         *     `integer`, `enum`…, with the JSON schema of its values in `schema`) or an entity type
+         *     (category `entity`: `table`, `dashboard`…, one per kind the server serves) with the custom
+         *     properties that extend it (`customProperties`, shown with `fields=customProperties`).
+         */
+        Type: {
+            id: components["schemas"]["Uuid"];
+            name: string;
+            fullyQualifiedName: string;
+            displayName?: string;
+            description: components["schemas"]["Markdown"];
+            category: components["schemas"]["TypeCategory"];
+            nameSpace?: string;
+            /** @description The JSON schema of the type's values, encoded as a string (property types). */
+            schema?: string;
+            customProperties?: components["schemas"]["CustomProperty"][];
+            version: components["schemas"]["EntityVersion"];
+            updatedAt: components["schemas"]["Timestamp"];
+            updatedBy: string;
+            /** Format: uri */
+            href?: string;
+            changeDescription?: components["schemas"]["ChangeDescription"];
+            incrementalChangeDescription?: components["schemas"]["ChangeDescription"];
+        };
+        TypeList: {
+            data: components["schemas"]["Type"][];
+            paging: components["schemas"]["Paging"];
+        };
+        /**
+         * @description A field of an entity type, or one of its custom properties, by name and type (OpenMetadata's
+         *     `SchemaFieldExtractor.FieldDefinition`, the web UI's `FieldData` and `CustomPropertySummary`).
+         */
+        TypeField: {
+            name: string;
+            type: string;
+            customPropertyConfig?: components["schemas"]["CustomPropertyConfig"];
         };
         TableProfileList: {
             data: components["schemas"]["TableProfile"][];
@@ -9167,10 +13923,51 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description 304 — the `If-None-Match` named the entity's current tag: no body (docs/behaviour.md
+         *     "Conditional requests").
+         */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description 412 PRECONDITION_FAILED — the `If-Match` named a tag the entity no longer has (it changed since),
+         *     or the entity does not exist; nothing changed (docs/behaviour.md "Conditional requests";
+         *     OpenMetadata's `PreconditionFailedException`).
+         */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": 412,
+                 *       "errorType": "PRECONDITION_FAILED",
+                 *       "message": "The entity has been modified by another user. Please refresh and retry."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /** @description The entity's UUID. A malformed UUID gives 400. */
         Id: components["schemas"]["Uuid"];
+        /** @description The test suite's UUID (docs/behaviour.md "Data quality"). A malformed UUID gives 400. */
+        TestSuiteId: components["schemas"]["Uuid"];
+        /** @description Items to skip before the page (OpenMetadata's offset paging of the search lists; docs/behaviour.md "Data quality"). */
+        Offset: number;
+        /** @description The entity the ODCS contract is for (docs/behaviour.md "Data contracts"). */
+        OdcsEntityId: components["schemas"]["Uuid"];
+        /** @description The type of the entity the ODCS contract is for (`table`...). */
+        OdcsEntityType: string;
+        /** @description Which schema object of a multi-object ODCS contract to use; default the first. */
+        OdcsObjectName: string;
         /**
          * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
          *     is sent as `svc.%22a.b%22`).
@@ -9210,14 +14007,144 @@ export interface components {
         /** @description Only entities of the service with this fully qualified name. */
         Service: string;
         /**
+         * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+         *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+         *     it on every GET. A GET never gives 412.
+         * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+         */
+        IfNoneMatch: string;
+        /**
+         * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+         *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+         *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+         *     and nothing changes. Without it, nothing is checked.
+         * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+         */
+        IfMatch: string;
+        /**
          * @description The table: its UUID in profile `contract` (contract "Table profiler"); its fully qualified name,
          *     URL-encoded as one path segment, in profile `openmetadata` (docs/behaviour.md "Table data"; for `columnProfile` the
          *     **column** FQN). See docs/behaviour.md "Profiles".
          */
         TableIdOrFqn: string;
+        /** @description Columns per page (OpenMetadata's default 50, at most 1000). */
+        ColumnLimit: number;
+        /** @description How many columns to skip (default 0). */
+        ColumnOffset: number;
+        /**
+         * @description Comma-separated: `tags`, `customMetrics`, `profile` (each column's newest profile). Any other
+         *     name gives 400 `Invalid field name <x>`. Without `tags` the columns carry no tags.
+         */
+        ColumnFields: string;
+        /** @description Only columns whose name or display name contains this text, case-insensitively. */
+        ColumnQuery: string;
+        /** @description The custom metric's name. */
+        MetricName: string;
+        /** @description The column the custom metric is on. */
+        MetricColumn: string;
+        /** @description Whether each column carries its newest profile (default true). */
+        IncludeColumnProfile: boolean;
+        /** @description The kind of entity the column belongs to; only `table` is served (OpenMetadata also takes `dashboardDataModel`). */
+        ColumnEntityType: "table";
+        /**
+         * @description Which profiles go (docs/behaviour.md "Table data"): `table` (the table profile and the system
+         *     profiles at that time), `column` or `system`; another value is 400.
+         */
+        ProfileEntityType: string;
+        /** @description The profiles' timestamp (epoch ms). */
+        ProfileTimestamp: components["schemas"]["Timestamp"];
+        /** @description Children per page (default 10). */
+        ChildrenLimit: number;
+        /** @description The run's timestamp (epoch ms). */
+        StatusTimestamp: components["schemas"]["Timestamp"];
+        /** @description The member's user UUID. */
+        MemberId: components["schemas"]["Uuid"];
+        SearchIndex: string;
+        SearchDeleted: string;
+        LineageEntityType: string;
+        LineageUpstreamDepth: string;
+        LineageDownstreamDepth: string;
+        LineageFqn: string;
+        LineageType: string;
+        LineageSearchUpstreamDepth: string;
+        LineageSearchDownstreamDepth: string;
+        LineageQueryFilter: string;
+        LineageColumnFilter: string;
+        LineageIncludeDeleted: string;
+        LineageSourceFields: string;
+        LineageFrom: string;
+        LineageSize: string;
+        MetadataTypeFields: string;
+        CsvDryRun: string;
+        CsvRecursive: string;
+        CsvTargetEntityType: string;
+        /**
+         * @description The search index: one per kind, by OpenMetadata's index name or alias (`table_search_index` or
+         *     `table`, `database_schema_search_index` or `databaseSchema`...), or a group: `dataAsset` (the
+         *     assets of services), `service` (the services), `all` (everything but users and teams). A
+         *     comma-separated list searches each. A name the catalog has no kind for is an empty index.
+         */
+        Index: string;
+        /** @description `true`: only soft-deleted entities; `false` or left out: only live ones. */
+        Deleted: boolean;
+        /** @description The fully qualified name of the entity. */
+        FqnQuery: string;
+        /** @description The entity type of `fqn` (`pipeline`: the lineage through the pipeline); without it, the first entity with the FQN. */
+        TypeQuery: string;
+        /** @description Hops upstream. */
+        SearchUpstreamDepth: number;
+        /** @description Hops downstream. */
+        SearchDownstreamDepth: number;
+        /** @description An Elasticsearch query (JSON) the real server applies to the nodes; catalog-kit checks that it is JSON (docs/behaviour.md "Lineage"). */
+        QueryFilter: string;
+        /** @description A filter on column lineage the web UI may send; accepted and not applied. */
+        ColumnFilter: string;
+        /** @description Keep soft-deleted entities (and the edges that reach them) in the graph. */
+        IncludeDeleted: boolean;
+        /** @description The entity fields each node shows (comma-separated; `*`, the default, all). `id`, `name`, `fullyQualifiedName`, `entityType` and `service` are always shown. */
+        SourceFields: string;
+        /** @description Offset of the first edge read at each node (first entity of the page, for `getLineageByEntityCount`). */
+        From: number;
+        /** @description Most edges read at each node (entities in the page, for `getLineageByEntityCount`). */
+        Size: number;
+        /** @description The entity type (`table`, `dashboard`, `container`…). */
+        EntityType: string;
+        /** @description Hops upstream (OpenMetadata's default 1, 0 to 3). */
+        UpstreamDepth: number;
+        /** @description Hops downstream (OpenMetadata's default 1, 0 to 3). */
+        DownstreamDepth: number;
+        /** @description `customProperties` to show an entity type's custom properties; any other name gives 400. */
+        TypeFields: string;
+        /**
+         * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+         *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+         *     (docs/behaviour.md "CSV import and export").
+         */
+        csv_Recursive: boolean;
+        /**
+         * @description `true` (the default, as OpenMetadata's): check every row and report what would happen,
+         *     changing nothing. `false`: apply the rows, all or none (docs/behaviour.md "CSV import and export").
+         */
+        DryRun: boolean;
+        /**
+         * @description What `fqn` names in a test case import (`table` or `testSuite`), as the web UI sends it.
+         *     Accepted for compatibility; the server finds that from the name itself, as the export does
+         *     (docs/behaviour.md "CSV import and export").
+         */
+        TargetEntityType: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The entity's tag (docs/behaviour.md "Conditional requests"): weak, `W/"<version>-<updatedAt>-<digest>"`,
+         *     the digest covering the whole stored entity, so it changes with every change, followers and
+         *     votes included. Send it back in `If-None-Match` (GET: 304 while unchanged) or `If-Match` (PUT,
+         *     PATCH, DELETE: 412 once changed). An answer whose `fields` adds data kept outside the entity
+         *     (children, profiles, a user's teams) is tagged by its content instead.
+         * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+         */
+        ETag: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -9266,7 +14193,16 @@ export interface operations {
     createOrUpdateStorageService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9279,6 +14215,7 @@ export interface operations {
             /** @description The updated (or unchanged) storage service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9288,6 +14225,7 @@ export interface operations {
             /** @description The created storage service. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9298,6 +14236,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -9337,6 +14276,7 @@ export interface operations {
                 headers: {
                     /** @description The new storage service's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9422,7 +14362,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -9434,12 +14382,14 @@ export interface operations {
             /** @description The storage service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["StorageService"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9457,7 +14407,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -9469,6 +14428,7 @@ export interface operations {
             /** @description The soft-deleted storage service (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9486,12 +14446,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchStorageService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -9516,6 +14486,7 @@ export interface operations {
             /** @description The patched storage service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9526,6 +14497,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -9543,7 +14515,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -9558,12 +14538,14 @@ export interface operations {
             /** @description The storage service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["StorageService"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9581,7 +14563,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -9596,6 +14587,7 @@ export interface operations {
             /** @description The soft-deleted storage service (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9613,12 +14605,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchStorageServiceByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -9637,6 +14639,7 @@ export interface operations {
             /** @description The patched storage service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9647,6 +14650,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -9850,7 +14854,16 @@ export interface operations {
     createOrUpdateContainer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9863,6 +14876,7 @@ export interface operations {
             /** @description The updated (or unchanged) container. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9872,6 +14886,7 @@ export interface operations {
             /** @description The created container. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9882,6 +14897,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -9928,6 +14944,7 @@ export interface operations {
                 headers: {
                     /** @description The new container's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10033,7 +15050,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -10045,12 +15070,14 @@ export interface operations {
             /** @description The container. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Container"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10068,7 +15095,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -10080,6 +15116,7 @@ export interface operations {
             /** @description The soft-deleted container (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10097,12 +15134,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchContainer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -10127,6 +15174,7 @@ export interface operations {
             /** @description The patched container. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10137,6 +15185,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -10154,7 +15203,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -10169,12 +15226,14 @@ export interface operations {
             /** @description The container. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Container"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10192,7 +15251,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -10207,6 +15275,7 @@ export interface operations {
             /** @description The soft-deleted container (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10224,12 +15293,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchContainerByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -10248,6 +15327,7 @@ export interface operations {
             /** @description The patched container. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10258,6 +15338,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -10415,6 +15496,148 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getContainerSampleData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The container with `sampleData`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Container"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    addContainerSampleData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "columns": [
+                 *         "order_id"
+                 *       ],
+                 *       "rows": [
+                 *         [
+                 *           1
+                 *         ],
+                 *         [
+                 *           2
+                 *         ]
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["TableData"];
+            };
+        };
+        responses: {
+            /** @description The container with `sampleData`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Container"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteContainerSampleData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The container without `sampleData`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Container"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listContainerChildren: {
+        parameters: {
+            query?: {
+                /** @description Children per page (default 10). */
+                limit?: components["parameters"]["ChildrenLimit"];
+                /** @description How many columns to skip (default 0). */
+                offset?: components["parameters"]["ColumnOffset"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of references to the children. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EntityReference"][];
+                        paging: components["schemas"]["Paging"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     voteContainer: {
         parameters: {
             query?: never;
@@ -10496,7 +15719,16 @@ export interface operations {
     createOrUpdateDashboardService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10509,6 +15741,7 @@ export interface operations {
             /** @description The updated (or unchanged) dashboard service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10518,6 +15751,7 @@ export interface operations {
             /** @description The created dashboard service. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10528,6 +15762,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -10566,6 +15801,7 @@ export interface operations {
                 headers: {
                     /** @description The new dashboard service's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10650,7 +15886,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -10662,12 +15906,14 @@ export interface operations {
             /** @description The dashboard service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DashboardService"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10685,7 +15931,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -10697,6 +15952,7 @@ export interface operations {
             /** @description The soft-deleted dashboard service (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10714,12 +15970,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDashboardService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -10744,6 +16010,7 @@ export interface operations {
             /** @description The patched dashboard service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10754,6 +16021,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -10771,7 +16039,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -10786,12 +16062,14 @@ export interface operations {
             /** @description The dashboard service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DashboardService"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10809,7 +16087,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -10824,6 +16111,7 @@ export interface operations {
             /** @description The soft-deleted dashboard service (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10841,12 +16129,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDashboardServiceByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -10865,6 +16163,7 @@ export interface operations {
             /** @description The patched dashboard service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10875,6 +16174,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -11076,7 +16376,16 @@ export interface operations {
     createOrUpdateDatabaseService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11089,6 +16398,7 @@ export interface operations {
             /** @description The updated (or unchanged) database service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11098,6 +16408,7 @@ export interface operations {
             /** @description The created database service. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11108,6 +16419,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -11148,6 +16460,7 @@ export interface operations {
                 headers: {
                     /** @description The new database service's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11234,7 +16547,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -11246,12 +16567,14 @@ export interface operations {
             /** @description The database service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DatabaseService"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11269,7 +16592,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -11281,6 +16613,7 @@ export interface operations {
             /** @description The soft-deleted database service (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11298,12 +16631,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDatabaseService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -11328,6 +16671,7 @@ export interface operations {
             /** @description The patched database service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11338,6 +16682,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -11355,7 +16700,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -11370,12 +16723,14 @@ export interface operations {
             /** @description The database service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DatabaseService"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11393,7 +16748,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -11408,6 +16772,7 @@ export interface operations {
             /** @description The soft-deleted database service (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11425,12 +16790,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDatabaseServiceByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -11449,6 +16824,7 @@ export interface operations {
             /** @description The patched database service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11459,6 +16835,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -11660,7 +17037,16 @@ export interface operations {
     createOrUpdateDashboard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11673,6 +17059,7 @@ export interface operations {
             /** @description The updated (or unchanged) dashboard. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11682,6 +17069,7 @@ export interface operations {
             /** @description The created dashboard. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11692,6 +17080,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -11734,6 +17123,7 @@ export interface operations {
                 headers: {
                     /** @description The new dashboard's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11842,7 +17232,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -11854,12 +17252,14 @@ export interface operations {
             /** @description The dashboard. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Dashboard"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11877,7 +17277,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -11889,6 +17298,7 @@ export interface operations {
             /** @description The soft-deleted dashboard (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11906,12 +17316,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDashboard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -11936,6 +17356,7 @@ export interface operations {
             /** @description The patched dashboard. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11946,6 +17367,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -11963,7 +17385,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -11978,12 +17408,14 @@ export interface operations {
             /** @description The dashboard. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Dashboard"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12001,7 +17433,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -12016,6 +17457,7 @@ export interface operations {
             /** @description The soft-deleted dashboard (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12033,12 +17475,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDashboardByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -12057,6 +17509,7 @@ export interface operations {
             /** @description The patched dashboard. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12067,6 +17520,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -12305,7 +17759,16 @@ export interface operations {
     createOrUpdateChart: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12318,6 +17781,7 @@ export interface operations {
             /** @description The updated (or unchanged) chart. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12327,6 +17791,7 @@ export interface operations {
             /** @description The created chart. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12337,6 +17802,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -12369,6 +17835,7 @@ export interface operations {
                 headers: {
                     /** @description The new chart's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12460,7 +17927,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -12472,12 +17947,14 @@ export interface operations {
             /** @description The chart. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Chart"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12495,7 +17972,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -12507,6 +17993,7 @@ export interface operations {
             /** @description The soft-deleted chart (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12524,12 +18011,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchChart: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -12554,6 +18051,7 @@ export interface operations {
             /** @description The patched chart. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12564,6 +18062,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -12581,7 +18080,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -12596,12 +18103,14 @@ export interface operations {
             /** @description The chart. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Chart"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12619,7 +18128,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -12634,6 +18152,7 @@ export interface operations {
             /** @description The soft-deleted chart (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12651,12 +18170,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchChartByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -12675,6 +18204,7 @@ export interface operations {
             /** @description The patched chart. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12685,6 +18215,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -12879,6 +18410,643 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    listDashboardDataModels: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+                /** @description Page size; `0` returns no items and only `paging.total`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor of the previous page. Passing both `before` and `after` gives 400. */
+                before?: components["parameters"]["Before"];
+                /** @description Opaque cursor of the next page. Passing both `before` and `after` gives 400. */
+                after?: components["parameters"]["After"];
+                /** @description Only entities of the service with this fully qualified name. */
+                service?: components["parameters"]["Service"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of data models. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModelList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createOrUpdateDashboardDataModel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDashboardDataModel"];
+            };
+        };
+        responses: {
+            /** @description The updated (or unchanged) data model. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModel"];
+                };
+            };
+            /** @description The created data model. */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    createDashboardDataModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDashboardDataModel"];
+            };
+        };
+        responses: {
+            /** @description The created data model. */
+            201: {
+                headers: {
+                    /** @description The new data model's href. */
+                    Location?: string;
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    bulkCreateOrUpdateDashboardDataModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRequest"];
+            };
+        };
+        responses: {
+            /** @description The per-item result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getDashboardDataModelById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The data model. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModel"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDashboardDataModel: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The soft-deleted data model (or, profile `openmetadata`, the hard-deleted one). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModel"];
+                };
+            };
+            /** @description Hard-deleted (profile `contract`). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    patchDashboardDataModel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched data model. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getDashboardDataModelByFqn: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The data model. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModel"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDashboardDataModelByFqn: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The soft-deleted data model (or, profile `openmetadata`, the hard-deleted one). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModel"];
+                };
+            };
+            /** @description Hard-deleted (profile `contract`). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    patchDashboardDataModelByFqn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched data model. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    restoreDashboardDataModel: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The contract leaves open whether the restore id travels in the query string or the body; the
+                 *     body (`{"id": ...}`) is what OpenMetadata reads (docs/behaviour.md "Delete and restore"). This server accepts both.
+                 */
+                id?: components["parameters"]["RestoreId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RestoreRequest"];
+            };
+        };
+        responses: {
+            /** @description The restored data model. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listDashboardDataModelVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version history, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityHistory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getDashboardDataModelVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description An entity version such as `0.2` or `1.2`. */
+                version: components["parameters"]["Version"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The data model at that version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    addDashboardDataModelFollower: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Uuid"];
+                "text/plain": components["schemas"]["Uuid"];
+            };
+        };
+        responses: {
+            /** @description The data model with its followers, or a ChangeEvent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModel"] | components["schemas"]["ChangeEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteDashboardDataModelFollower: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The follower's user UUID. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The data model with its followers, or a ChangeEvent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModel"] | components["schemas"]["ChangeEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    voteDashboardDataModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The data model with its votes, or a ChangeEvent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardDataModel"] | components["schemas"]["ChangeEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     listDatabases: {
         parameters: {
             query?: {
@@ -12923,7 +19091,16 @@ export interface operations {
     createOrUpdateDatabase: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12936,6 +19113,7 @@ export interface operations {
             /** @description The updated (or unchanged) database. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12945,6 +19123,7 @@ export interface operations {
             /** @description The created database. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12955,6 +19134,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -12986,6 +19166,7 @@ export interface operations {
                 headers: {
                     /** @description The new database's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13080,7 +19261,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -13092,12 +19281,14 @@ export interface operations {
             /** @description The database. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Database"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13115,7 +19306,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -13127,6 +19327,7 @@ export interface operations {
             /** @description The soft-deleted database (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13144,12 +19345,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDatabase: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -13174,6 +19385,7 @@ export interface operations {
             /** @description The patched database. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13184,6 +19396,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -13201,7 +19414,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -13216,12 +19437,14 @@ export interface operations {
             /** @description The database. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Database"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13239,7 +19462,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -13254,6 +19486,7 @@ export interface operations {
             /** @description The soft-deleted database (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13271,12 +19504,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDatabaseByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -13295,6 +19538,7 @@ export interface operations {
             /** @description The patched database. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13305,6 +19549,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -13462,6 +19707,100 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getDatabaseProfilerConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The database with `databaseProfilerConfig`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Database"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    putDatabaseProfilerConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "profileSample": 20,
+                 *       "profileSampleType": "PERCENTAGE",
+                 *       "sampleDataCount": 50
+                 *     }
+                 */
+                "application/json": components["schemas"]["DatabaseProfilerConfig"];
+            };
+        };
+        responses: {
+            /** @description The database with `databaseProfilerConfig`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Database"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteDatabaseProfilerConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The database without `databaseProfilerConfig`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Database"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     voteDatabase: {
         parameters: {
             query?: never;
@@ -13543,7 +19882,16 @@ export interface operations {
     createOrUpdateDatabaseSchema: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13556,6 +19904,7 @@ export interface operations {
             /** @description The updated (or unchanged) database schema. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13565,6 +19914,7 @@ export interface operations {
             /** @description The created database schema. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13575,6 +19925,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -13604,6 +19955,7 @@ export interface operations {
                 headers: {
                     /** @description The new database schema's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13699,7 +20051,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -13711,12 +20071,14 @@ export interface operations {
             /** @description The database schema. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DatabaseSchema"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13734,7 +20096,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -13746,6 +20117,7 @@ export interface operations {
             /** @description The soft-deleted database schema (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13763,12 +20135,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDatabaseSchema: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -13793,6 +20175,7 @@ export interface operations {
             /** @description The patched database schema. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13803,6 +20186,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -13820,7 +20204,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -13835,12 +20227,14 @@ export interface operations {
             /** @description The database schema. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DatabaseSchema"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13858,7 +20252,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -13873,6 +20276,7 @@ export interface operations {
             /** @description The soft-deleted database schema (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13890,12 +20294,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDatabaseSchemaByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -13914,6 +20328,7 @@ export interface operations {
             /** @description The patched database schema. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13924,6 +20339,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -14081,6 +20497,100 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getDatabaseSchemaProfilerConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schema with `databaseSchemaProfilerConfig`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatabaseSchema"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    putDatabaseSchemaProfilerConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "profileSample": 20,
+                 *       "profileSampleType": "PERCENTAGE",
+                 *       "sampleDataCount": 50
+                 *     }
+                 */
+                "application/json": components["schemas"]["DatabaseProfilerConfig"];
+            };
+        };
+        responses: {
+            /** @description The schema with `databaseSchemaProfilerConfig`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatabaseSchema"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteDatabaseSchemaProfilerConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schema without `databaseSchemaProfilerConfig`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatabaseSchema"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     voteDatabaseSchema: {
         parameters: {
             query?: never;
@@ -14166,7 +20676,16 @@ export interface operations {
     createOrUpdateTable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14179,6 +20698,7 @@ export interface operations {
             /** @description The updated (or unchanged) table. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14188,6 +20708,7 @@ export interface operations {
             /** @description The created table. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14198,6 +20719,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -14241,6 +20763,7 @@ export interface operations {
                 headers: {
                     /** @description The new table's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14361,7 +20884,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -14373,12 +20904,14 @@ export interface operations {
             /** @description The table. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Table"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14396,7 +20929,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -14408,6 +20950,7 @@ export interface operations {
             /** @description The soft-deleted table (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14425,12 +20968,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchTable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -14455,6 +21008,7 @@ export interface operations {
             /** @description The patched table. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14465,6 +21019,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -14482,7 +21037,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -14497,12 +21060,14 @@ export interface operations {
             /** @description The table. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Table"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14520,7 +21085,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -14535,6 +21109,7 @@ export interface operations {
             /** @description The soft-deleted table (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14552,12 +21127,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchTableByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -14576,6 +21161,7 @@ export interface operations {
             /** @description The patched table. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14586,6 +21172,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -14824,7 +21411,16 @@ export interface operations {
     createOrUpdateMessagingService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14837,6 +21433,7 @@ export interface operations {
             /** @description The updated (or unchanged) messaging service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14846,6 +21443,7 @@ export interface operations {
             /** @description The created messaging service. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14856,6 +21454,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -14896,6 +21495,7 @@ export interface operations {
                 headers: {
                     /** @description The new messaging service's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14982,7 +21582,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -14994,12 +21602,14 @@ export interface operations {
             /** @description The messaging service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessagingService"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15017,7 +21627,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -15029,6 +21648,7 @@ export interface operations {
             /** @description The soft-deleted messaging service (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15046,12 +21666,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchMessagingService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -15076,6 +21706,7 @@ export interface operations {
             /** @description The patched messaging service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15086,6 +21717,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -15103,7 +21735,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -15118,12 +21758,14 @@ export interface operations {
             /** @description The messaging service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessagingService"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15141,7 +21783,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -15156,6 +21807,7 @@ export interface operations {
             /** @description The soft-deleted messaging service (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15173,12 +21825,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchMessagingServiceByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -15197,6 +21859,7 @@ export interface operations {
             /** @description The patched messaging service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15207,6 +21870,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -15408,7 +22072,16 @@ export interface operations {
     createOrUpdatePipelineService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15421,6 +22094,7 @@ export interface operations {
             /** @description The updated (or unchanged) pipeline service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15430,6 +22104,7 @@ export interface operations {
             /** @description The created pipeline service. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15440,6 +22115,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -15479,6 +22155,7 @@ export interface operations {
                 headers: {
                     /** @description The new pipeline service's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15564,7 +22241,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -15576,12 +22261,14 @@ export interface operations {
             /** @description The pipeline service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PipelineService"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15599,7 +22286,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -15611,6 +22307,7 @@ export interface operations {
             /** @description The soft-deleted pipeline service (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15628,12 +22325,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchPipelineService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -15658,6 +22365,7 @@ export interface operations {
             /** @description The patched pipeline service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15668,6 +22376,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -15685,7 +22394,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -15700,12 +22417,14 @@ export interface operations {
             /** @description The pipeline service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PipelineService"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15723,7 +22442,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -15738,6 +22466,7 @@ export interface operations {
             /** @description The soft-deleted pipeline service (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15755,12 +22484,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchPipelineServiceByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -15779,6 +22518,7 @@ export interface operations {
             /** @description The patched pipeline service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15789,6 +22529,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -15990,7 +22731,16 @@ export interface operations {
     createOrUpdateApiService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16003,6 +22753,7 @@ export interface operations {
             /** @description The updated (or unchanged) API service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16012,6 +22763,7 @@ export interface operations {
             /** @description The created API service. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16022,6 +22774,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -16058,6 +22811,7 @@ export interface operations {
                 headers: {
                     /** @description The new API service's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16140,7 +22894,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -16152,12 +22914,14 @@ export interface operations {
             /** @description The API service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiService"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16175,7 +22939,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -16187,6 +22960,7 @@ export interface operations {
             /** @description The soft-deleted API service (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16204,12 +22978,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchApiService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -16234,6 +23018,7 @@ export interface operations {
             /** @description The patched API service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16244,6 +23029,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -16261,7 +23047,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -16276,12 +23070,14 @@ export interface operations {
             /** @description The API service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiService"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16299,7 +23095,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -16314,6 +23119,7 @@ export interface operations {
             /** @description The soft-deleted API service (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16331,12 +23137,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchApiServiceByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -16355,6 +23171,7 @@ export interface operations {
             /** @description The patched API service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16365,6 +23182,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -16566,7 +23384,16 @@ export interface operations {
     createOrUpdateMlModelService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16579,6 +23406,7 @@ export interface operations {
             /** @description The updated (or unchanged) ML model service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16588,6 +23416,7 @@ export interface operations {
             /** @description The created ML model service. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16598,6 +23427,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -16635,6 +23465,7 @@ export interface operations {
                 headers: {
                     /** @description The new ML model service's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16718,7 +23549,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -16730,12 +23569,14 @@ export interface operations {
             /** @description The ML model service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MlModelService"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16753,7 +23594,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -16765,6 +23615,7 @@ export interface operations {
             /** @description The soft-deleted ML model service (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16782,12 +23633,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchMlModelService: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -16812,6 +23673,7 @@ export interface operations {
             /** @description The patched ML model service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16822,6 +23684,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -16839,7 +23702,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -16854,12 +23725,14 @@ export interface operations {
             /** @description The ML model service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MlModelService"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16877,7 +23750,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -16892,6 +23774,7 @@ export interface operations {
             /** @description The soft-deleted ML model service (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16909,12 +23792,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchMlModelServiceByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -16933,6 +23826,7 @@ export interface operations {
             /** @description The patched ML model service. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16943,6 +23837,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -17144,7 +24039,16 @@ export interface operations {
     createOrUpdateTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17157,6 +24061,7 @@ export interface operations {
             /** @description The updated (or unchanged) topic. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17166,6 +24071,7 @@ export interface operations {
             /** @description The created topic. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17176,6 +24082,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -17237,6 +24144,7 @@ export interface operations {
                 headers: {
                     /** @description The new topic's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17361,7 +24269,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -17373,12 +24289,14 @@ export interface operations {
             /** @description The topic. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Topic"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17396,7 +24314,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -17408,6 +24335,7 @@ export interface operations {
             /** @description The soft-deleted topic (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17425,12 +24353,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -17455,6 +24393,7 @@ export interface operations {
             /** @description The patched topic. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17465,6 +24404,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -17482,7 +24422,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -17497,12 +24445,14 @@ export interface operations {
             /** @description The topic. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Topic"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17520,7 +24470,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -17535,6 +24494,7 @@ export interface operations {
             /** @description The soft-deleted topic (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17552,12 +24512,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchTopicByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -17576,6 +24546,7 @@ export interface operations {
             /** @description The patched topic. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17586,6 +24557,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -17743,6 +24715,100 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getTopicSampleData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The topic with `sampleData`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Topic"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    addTopicSampleData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "messages": [
+                 *         "{\"id\": 1}"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["TopicSampleData"];
+            };
+        };
+        responses: {
+            /** @description The topic with `sampleData`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Topic"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteTopicSampleData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The topic without `sampleData`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Topic"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     voteTopic: {
         parameters: {
             query?: never;
@@ -17824,7 +24890,16 @@ export interface operations {
     createOrUpdatePipeline: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17837,6 +24912,7 @@ export interface operations {
             /** @description The updated (or unchanged) pipeline. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17846,6 +24922,7 @@ export interface operations {
             /** @description The created pipeline. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17856,6 +24933,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -17906,6 +24984,7 @@ export interface operations {
                 headers: {
                     /** @description The new pipeline's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18017,7 +25096,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -18029,12 +25116,14 @@ export interface operations {
             /** @description The pipeline. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pipeline"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18052,7 +25141,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -18064,6 +25162,7 @@ export interface operations {
             /** @description The soft-deleted pipeline (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18081,12 +25180,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchPipeline: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -18111,6 +25220,7 @@ export interface operations {
             /** @description The patched pipeline. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18121,6 +25231,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -18138,7 +25249,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -18153,12 +25272,14 @@ export interface operations {
             /** @description The pipeline. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pipeline"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18176,7 +25297,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -18191,6 +25321,7 @@ export interface operations {
             /** @description The soft-deleted pipeline (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18208,12 +25339,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchPipelineByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -18232,6 +25373,7 @@ export interface operations {
             /** @description The patched pipeline. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18242,6 +25384,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -18399,6 +25542,115 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    listPipelineStatuses: {
+        parameters: {
+            query: {
+                /** @description Only runs at or after this time (epoch ms). */
+                startTs: components["schemas"]["Timestamp"];
+                /** @description Only runs at or before this time (epoch ms). */
+                endTs: components["schemas"]["Timestamp"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The runs, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineStatusList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    addPipelineStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "timestamp": 1763683200000,
+                 *       "executionStatus": "Successful"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PipelineStatus"];
+            };
+        };
+        responses: {
+            /** @description The pipeline with its newest run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pipeline"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deletePipelineStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+                /** @description The run's timestamp (epoch ms). */
+                timestamp: components["parameters"]["StatusTimestamp"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pipeline with its newest remaining run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pipeline"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     votePipeline: {
         parameters: {
             query?: never;
@@ -18480,7 +25732,16 @@ export interface operations {
     createOrUpdateApiCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18493,6 +25754,7 @@ export interface operations {
             /** @description The updated (or unchanged) API collection. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18502,6 +25764,7 @@ export interface operations {
             /** @description The created API collection. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18512,6 +25775,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -18542,6 +25806,7 @@ export interface operations {
                 headers: {
                     /** @description The new API collection's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18632,7 +25897,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -18644,12 +25917,14 @@ export interface operations {
             /** @description The API collection. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiCollection"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18667,7 +25942,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -18679,6 +25963,7 @@ export interface operations {
             /** @description The soft-deleted API collection (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18696,12 +25981,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchApiCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -18726,6 +26021,7 @@ export interface operations {
             /** @description The patched API collection. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18736,6 +26032,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -18753,7 +26050,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -18768,12 +26073,14 @@ export interface operations {
             /** @description The API collection. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiCollection"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18791,7 +26098,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -18806,6 +26122,7 @@ export interface operations {
             /** @description The soft-deleted API collection (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18823,12 +26140,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchApiCollectionByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -18847,6 +26174,7 @@ export interface operations {
             /** @description The patched API collection. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18857,6 +26185,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -19095,7 +26424,16 @@ export interface operations {
     createOrUpdateApiEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19108,6 +26446,7 @@ export interface operations {
             /** @description The updated (or unchanged) API endpoint. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19117,6 +26456,7 @@ export interface operations {
             /** @description The created API endpoint. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19127,6 +26467,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -19184,6 +26525,7 @@ export interface operations {
                 headers: {
                     /** @description The new API endpoint's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19311,7 +26653,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -19323,12 +26673,14 @@ export interface operations {
             /** @description The API endpoint. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiEndpoint"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19346,7 +26698,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -19358,6 +26719,7 @@ export interface operations {
             /** @description The soft-deleted API endpoint (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19375,12 +26737,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchApiEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -19405,6 +26777,7 @@ export interface operations {
             /** @description The patched API endpoint. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19415,6 +26788,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -19432,7 +26806,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -19447,12 +26829,14 @@ export interface operations {
             /** @description The API endpoint. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiEndpoint"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19470,7 +26854,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -19485,6 +26878,7 @@ export interface operations {
             /** @description The soft-deleted API endpoint (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19502,12 +26896,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchApiEndpointByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -19526,6 +26930,7 @@ export interface operations {
             /** @description The patched API endpoint. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19536,6 +26941,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -19774,7 +27180,16 @@ export interface operations {
     createOrUpdateMlModel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19787,6 +27202,7 @@ export interface operations {
             /** @description The updated (or unchanged) ML model. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19796,6 +27212,7 @@ export interface operations {
             /** @description The created ML model. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19806,6 +27223,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -19865,6 +27283,7 @@ export interface operations {
                 headers: {
                     /** @description The new ML model's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19991,7 +27410,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -20003,12 +27430,14 @@ export interface operations {
             /** @description The ML model. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MlModel"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20026,7 +27455,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -20038,6 +27476,7 @@ export interface operations {
             /** @description The soft-deleted ML model (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20055,12 +27494,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchMlModel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -20085,6 +27534,7 @@ export interface operations {
             /** @description The patched ML model. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20095,6 +27545,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -20112,7 +27563,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -20127,12 +27586,14 @@ export interface operations {
             /** @description The ML model. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MlModel"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20150,7 +27611,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -20165,6 +27635,7 @@ export interface operations {
             /** @description The soft-deleted ML model (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20182,12 +27653,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchMlModelByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -20206,6 +27687,7 @@ export interface operations {
             /** @description The patched ML model. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20216,6 +27698,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -20452,7 +27935,16 @@ export interface operations {
     createOrUpdateClassification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20465,6 +27957,7 @@ export interface operations {
             /** @description The updated (or unchanged) classification. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20474,6 +27967,7 @@ export interface operations {
             /** @description The created classification. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20484,6 +27978,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -20515,6 +28010,7 @@ export interface operations {
                 headers: {
                     /** @description The new classification's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20593,7 +28089,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -20605,12 +28109,14 @@ export interface operations {
             /** @description The classification. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Classification"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20628,7 +28134,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -20640,6 +28155,7 @@ export interface operations {
             /** @description The soft-deleted classification (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20657,12 +28173,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchClassification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -20687,6 +28213,7 @@ export interface operations {
             /** @description The patched classification. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20697,6 +28224,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -20714,7 +28242,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -20729,12 +28265,14 @@ export interface operations {
             /** @description The classification. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Classification"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20752,7 +28290,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -20767,6 +28314,7 @@ export interface operations {
             /** @description The soft-deleted classification (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20784,12 +28332,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchClassificationByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -20808,6 +28366,7 @@ export interface operations {
             /** @description The patched classification. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20818,6 +28377,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -20959,7 +28519,16 @@ export interface operations {
     createOrUpdateTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20972,6 +28541,7 @@ export interface operations {
             /** @description The updated (or unchanged) tag. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20981,6 +28551,7 @@ export interface operations {
             /** @description The created tag. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20991,6 +28562,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -21023,6 +28595,7 @@ export interface operations {
                 headers: {
                     /** @description The new tag's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21110,7 +28683,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -21122,12 +28703,14 @@ export interface operations {
             /** @description The tag. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Tag"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21145,7 +28728,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -21157,6 +28749,7 @@ export interface operations {
             /** @description The soft-deleted tag (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21174,12 +28767,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -21195,6 +28798,7 @@ export interface operations {
             /** @description The patched tag. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21205,6 +28809,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -21222,7 +28827,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -21237,12 +28850,14 @@ export interface operations {
             /** @description The tag. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Tag"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21260,7 +28875,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -21275,6 +28899,7 @@ export interface operations {
             /** @description The soft-deleted tag (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21292,12 +28917,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchTagByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -21316,6 +28951,7 @@ export interface operations {
             /** @description The patched tag. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21326,6 +28962,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -21362,6 +28999,94 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    addTagAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dryRun": false,
+                 *       "assets": [
+                 *         {
+                 *           "id": "00000000-0000-4000-8000-000000000000",
+                 *           "type": "table"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddTagToAssetsRequest"];
+            };
+        };
+        responses: {
+            /** @description What passed and what failed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    removeTagAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dryRun": false,
+                 *       "assets": [
+                 *         {
+                 *           "id": "00000000-0000-4000-8000-000000000000",
+                 *           "type": "table"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddTagToAssetsRequest"];
+            };
+        };
+        responses: {
+            /** @description What passed and what failed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
@@ -21469,7 +29194,16 @@ export interface operations {
     createOrUpdateUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -21482,6 +29216,7 @@ export interface operations {
             /** @description The updated (or unchanged) user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21491,6 +29226,7 @@ export interface operations {
             /** @description The created user. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21501,6 +29237,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -21534,6 +29271,7 @@ export interface operations {
                 headers: {
                     /** @description The new user's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21638,6 +29376,1322 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    listChangeEvents: {
+        parameters: {
+            query?: {
+                /** @description Entity types whose `entityCreated` events are listed. */
+                entityCreated?: string;
+                /** @description Entity types whose `entityUpdated` events are listed. */
+                entityUpdated?: string;
+                /** @description Entity types whose `entityRestored` events are listed. */
+                entityRestored?: string;
+                /** @description Entity types whose `entitySoftDeleted` and `entityDeleted` events are listed. */
+                entityDeleted?: string;
+                /** @description Only events at or after this instant (epoch milliseconds). */
+                timestamp?: components["schemas"]["Timestamp"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching change events, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f0c2b9e-8a51-4c1e-9d55-0f6e7d2b1a10",
+                     *           "eventType": "entityUpdated",
+                     *           "entityType": "table",
+                     *           "entityId": "5b7e1c7a-2f4e-4a55-8a3a-3c1f0e9d2b64",
+                     *           "entityFullyQualifiedName": "acme_snowflake.ecommerce_dw.sales.fact_orders",
+                     *           "userName": "admin",
+                     *           "timestamp": 1763690411104,
+                     *           "previousVersion": 0.2,
+                     *           "currentVersion": 0.3,
+                     *           "changeDescription": {
+                     *             "fieldsAdded": [],
+                     *             "fieldsUpdated": [
+                     *               {
+                     *                 "name": "description",
+                     *                 "oldValue": "Orders.",
+                     *                 "newValue": "One row per order line."
+                     *               }
+                     *             ],
+                     *             "fieldsDeleted": [],
+                     *             "previousVersion": 0.2
+                     *           },
+                     *           "entity": {
+                     *             "id": "5b7e1c7a-2f4e-4a55-8a3a-3c1f0e9d2b64",
+                     *             "name": "fact_orders"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "paging": {
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listEventSubscriptions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+                /** @description Page size; `0` returns no items and only `paging.total`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor of the previous page. Passing both `before` and `after` gives 400. */
+                before?: components["parameters"]["Before"];
+                /** @description Opaque cursor of the next page. Passing both `before` and `after` gives 400. */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of event subscriptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSubscriptionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createOrUpdateEventSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEventSubscription"];
+            };
+        };
+        responses: {
+            /** @description The updated (or unchanged) event subscription. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSubscription"];
+                };
+            };
+            /** @description The created event subscription. */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    createEventSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "catalog_changes",
+                 *       "alertType": "Notification",
+                 *       "resources": [
+                 *         "table",
+                 *         "dashboard"
+                 *       ],
+                 *       "input": {
+                 *         "filters": [
+                 *           {
+                 *             "name": "filterByEventType",
+                 *             "effect": "include",
+                 *             "arguments": [
+                 *               {
+                 *                 "name": "eventTypeList",
+                 *                 "input": [
+                 *                   "entityUpdated",
+                 *                   "entitySoftDeleted"
+                 *                 ]
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       },
+                 *       "destinations": [
+                 *         {
+                 *           "category": "External",
+                 *           "type": "Webhook",
+                 *           "config": {
+                 *             "endpoint": "http://127.0.0.1:9000/hooks/catalog",
+                 *             "secretKey": "s3cret"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateEventSubscription"];
+            };
+        };
+        responses: {
+            /** @description The created event subscription. */
+            201: {
+                headers: {
+                    /** @description The new subscription's href. */
+                    Location?: string;
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getEventSubscriptionById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event subscription. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSubscription"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteEventSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The removed event subscription (profile `openmetadata`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSubscription"];
+                };
+            };
+            /** @description Removed (profile `contract`). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    patchEventSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "op": "replace",
+                 *         "path": "/enabled",
+                 *         "value": false
+                 *       }
+                 *     ]
+                 */
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched event subscription. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getEventSubscriptionByFqn: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event subscription. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSubscription"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteEventSubscriptionByFqn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The removed event subscription (profile `openmetadata`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSubscription"];
+                };
+            };
+            /** @description Removed (profile `contract`). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    patchEventSubscriptionByFqn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched event subscription. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listEventSubscriptionVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version history, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityHistory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getEventSubscriptionVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description An entity version such as `0.2` or `1.2`. */
+                version: components["parameters"]["Version"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event subscription at that version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getEventSubscriptionStatusById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The destination's id. */
+                destinationId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination's status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "failed",
+                     *       "lastSuccessfulAt": 1763690401104,
+                     *       "lastFailedAt": 1763690411104,
+                     *       "lastFailedStatusCode": 503,
+                     *       "lastFailedReason": "HTTP 503 Service Unavailable",
+                     *       "timestamp": 1763690411104
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubscriptionStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getEventSubscriptionStatusByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+                /** @description The destination's id. */
+                destinationId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination's status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "failed",
+                     *       "lastSuccessfulAt": 1763690401104,
+                     *       "lastFailedAt": 1763690411104,
+                     *       "lastFailedStatusCode": 503,
+                     *       "lastFailedReason": "HTTP 503 Service Unavailable",
+                     *       "timestamp": 1763690411104
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubscriptionStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getAllDestinationForEventSubscriptionById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destinations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionDestinationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getAllDestinationForEventSubscriptionByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destinations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionDestinationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getEventSubscriptionEventsRecordById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalEventsCount": 12,
+                     *       "pendingEventsCount": 1,
+                     *       "successfulEventsCount": 10,
+                     *       "failedEventsCount": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventsRecord"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getEventSubscriptionEventsRecordByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totalEventsCount": 12,
+                     *       "pendingEventsCount": 1,
+                     *       "successfulEventsCount": 10,
+                     *       "failedEventsCount": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventsRecord"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    testEventSubscriptionDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "destinations": [
+                 *         {
+                 *           "category": "External",
+                 *           "type": "Webhook",
+                 *           "config": {
+                 *             "endpoint": "http://127.0.0.1:9000/hooks/catalog"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["EventSubscriptionDestinationTestRequest"];
+            };
+        };
+        responses: {
+            /** @description The destinations with the outcome of their test message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionDestinationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listThreads: {
+        parameters: {
+            query?: {
+                /** @description Only this user's threads, as `filterType` says. */
+                userId?: components["schemas"]["Uuid"];
+                /** @description How `userId` selects threads (default `OWNER`). */
+                filterType?: "OWNER" | "MENTIONS" | "FOLLOWS" | "ASSIGNED_TO" | "ASSIGNED_BY" | "OWNER_OR_FOLLOWS";
+                /** @description Only threads about this entity (`<#E::table::svc.db.schema.orders>`). */
+                entityLink?: string;
+                /** @description Thread type; the feed's notifications are conversations. */
+                type?: "Conversation" | "Task" | "Announcement" | "Chatbot";
+                /** @description Accepted as OpenMetadata does; tasks are not kept, so it filters nothing. */
+                taskStatus?: "Open" | "Closed";
+                /** @description Accepted as OpenMetadata does; announcements are not kept, so it filters nothing. */
+                activeAnnouncement?: boolean;
+                /** @description Resolved (read) threads instead of open (unread) ones. */
+                resolved?: boolean;
+                /** @description Posts shown per thread; the feed's notifications have none. */
+                limitPosts?: number;
+                /** @description Threads per page. */
+                limit?: number;
+                /** @description Opaque cursor of the previous page. Passing both `before` and `after` gives 400. */
+                before?: components["parameters"]["Before"];
+                /** @description Opaque cursor of the next page. Passing both `before` and `after` gives 400. */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of threads, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0d9f6f6e-1f3a-4c55-9a44-5d7d6f1f8b21",
+                     *           "type": "Conversation",
+                     *           "href": "http://127.0.0.1:8585/api/v1/feed/0d9f6f6e-1f3a-4c55-9a44-5d7d6f1f8b21",
+                     *           "threadTs": 1763690411104,
+                     *           "about": "<#E::table::acme_snowflake.ecommerce_dw.sales.fact_orders>",
+                     *           "entityRef": {
+                     *             "id": "5b7e1c7a-2f4e-4a55-8a3a-3c1f0e9d2b64",
+                     *             "type": "table",
+                     *             "name": "fact_orders",
+                     *             "fullyQualifiedName": "acme_snowflake.ecommerce_dw.sales.fact_orders"
+                     *           },
+                     *           "generatedBy": "system",
+                     *           "cardStyle": "description",
+                     *           "fieldOperation": "updated",
+                     *           "feedInfo": {
+                     *             "headerMessage": "admin updated description of table acme_snowflake.ecommerce_dw.sales.fact_orders",
+                     *             "fieldName": "description"
+                     *           },
+                     *           "addressedTo": "<#E::user::bob.martins>",
+                     *           "createdBy": "admin",
+                     *           "updatedAt": 1763690411104,
+                     *           "updatedBy": "admin",
+                     *           "resolved": false,
+                     *           "message": "Updated **description**",
+                     *           "postsCount": 0,
+                     *           "posts": [],
+                     *           "reactions": []
+                     *         }
+                     *       ],
+                     *       "paging": {
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ThreadList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    countThreads: {
+        parameters: {
+            query?: {
+                /** @description Only threads about this entity. */
+                entityLink?: string;
+                /** @description Only this user's threads, as `filterType` says. */
+                userId?: components["schemas"]["Uuid"];
+                /** @description How `userId` selects threads (default `OWNER`). */
+                filterType?: "OWNER" | "MENTIONS" | "FOLLOWS" | "ASSIGNED_TO" | "ASSIGNED_BY" | "OWNER_OR_FOLLOWS";
+                /** @description Thread type. */
+                type?: "Conversation" | "Task" | "Announcement" | "Chatbot";
+                /** @description Accepted as OpenMetadata does; filters nothing. */
+                taskStatus?: "Open" | "Closed";
+                /** @description Count resolved (read) threads instead of open (unread) ones. */
+                isResolved?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts, one per entity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "conversationCount": 2,
+                     *           "openTaskCount": 0,
+                     *           "closedTaskCount": 0,
+                     *           "totalTaskCount": 0,
+                     *           "mentionCount": 0,
+                     *           "totalAnnouncementCount": 0,
+                     *           "activeAnnouncementCount": 0,
+                     *           "inactiveAnnouncementCount": 0,
+                     *           "entityLink": "<#E::table::acme_snowflake.ecommerce_dw.sales.fact_orders>"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ThreadCountList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getThreadById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Thread"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Thread"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    patchThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "op": "replace",
+                 *         "path": "/resolved",
+                 *         "value": true
+                 *       }
+                 *     ]
+                 */
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The updated thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Thread"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    searchEntitiesWithQuery: {
+        parameters: {
+            query?: {
+                /** @description The query string (see above); `*` by default. */
+                q?: string;
+                /**
+                 * @description The search index: one per kind, by OpenMetadata's index name or alias (`table_search_index` or
+                 *     `table`, `database_schema_search_index` or `databaseSchema`...), or a group: `dataAsset` (the
+                 *     assets of services), `service` (the services), `all` (everything but users and teams). A
+                 *     comma-separated list searches each. A name the catalog has no kind for is an empty index.
+                 */
+                index?: components["parameters"]["Index"];
+                /** @description Offset of the first hit. */
+                from?: number;
+                /** @description How many hits to return. */
+                size?: number;
+                /** @description `true`: only soft-deleted entities; `false` or left out: only live ones. */
+                deleted?: components["parameters"]["Deleted"];
+                /** @description `_score`, or a field of the indexed documents (a `.keyword` suffix is allowed). */
+                sort_field?: string;
+                sort_order?: "asc" | "desc";
+                /** @description Count every match; otherwise the count stops at 10,000. */
+                track_total_hits?: boolean;
+                /** @description Elasticsearch query DSL (JSON, optionally wrapped in `{"query": …}`) the hits must match. */
+                query_filter?: string;
+                /** @description Elasticsearch query DSL that filters the hits after the aggregations are counted. */
+                post_filter?: string;
+                /** @description `false`: hits without `_source`. */
+                fetch_source?: boolean;
+                /** @description Only these fields in `_source` (repeat the parameter for several; dotted paths allowed). */
+                include_source_fields?: string | string[];
+                /** @description These fields left out of `_source` (the UI leaves out `columns`...). */
+                exclude_source_fields?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of hits, the total and the aggregations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "took": 1,
+                     *       "timed_out": false,
+                     *       "_shards": {
+                     *         "total": 1,
+                     *         "successful": 1,
+                     *         "skipped": 0,
+                     *         "failed": 0
+                     *       },
+                     *       "hits": {
+                     *         "total": {
+                     *           "value": 1,
+                     *           "relation": "eq"
+                     *         },
+                     *         "max_score": 3.2,
+                     *         "hits": [
+                     *           {
+                     *             "_index": "table_search_index",
+                     *             "_id": "5f3c0f0e-8a4b-4c4e-9a57-6b1c2e3d4f50",
+                     *             "_score": 3.2,
+                     *             "_source": {
+                     *               "id": "5f3c0f0e-8a4b-4c4e-9a57-6b1c2e3d4f50",
+                     *               "name": "fact_orders",
+                     *               "displayName": "Orders",
+                     *               "fullyQualifiedName": "acme_snowflake.ecommerce_dw.sales.fact_orders",
+                     *               "entityType": "table",
+                     *               "deleted": false,
+                     *               "tier": {
+                     *                 "tagFQN": "Tier.Tier1",
+                     *                 "source": "Classification",
+                     *                 "labelType": "Manual",
+                     *                 "state": "Confirmed"
+                     *               }
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "aggregations": {
+                     *         "sterms#entityType": {
+                     *           "doc_count_error_upper_bound": 0,
+                     *           "sum_other_doc_count": 0,
+                     *           "buckets": [
+                     *             {
+                     *               "key": "table",
+                     *               "doc_count": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getAggregateFields: {
+        parameters: {
+            query: {
+                /**
+                 * @description The search index: one per kind, by OpenMetadata's index name or alias (`table_search_index` or
+                 *     `table`, `database_schema_search_index` or `databaseSchema`...), or a group: `dataAsset` (the
+                 *     assets of services), `service` (the services), `all` (everything but users and teams). A
+                 *     comma-separated list searches each. A name the catalog has no kind for is an empty index.
+                 */
+                index?: components["parameters"]["Index"];
+                /** @description The field to aggregate (`owners.displayName.keyword`, `tags.tagFQN`...). */
+                field: string;
+                /** @description Regular expression the keys must match as a whole (`.*sales.*`); empty keeps every key. */
+                value?: string;
+                /** @description A query string as `GET /v1/search/query` takes it, or query DSL as JSON (the UI sends its filters so). */
+                q?: string;
+                /** @description Comma-separated fields of each bucket's documents to return in `top_hits#top`. */
+                sourceFields?: string;
+                /** @description Most buckets returned. */
+                size?: number;
+                /** @description `true`: only soft-deleted entities; `false` or left out: only live ones. */
+                deleted?: components["parameters"]["Deleted"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The buckets of the field. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "took": 0,
+                     *       "timed_out": false,
+                     *       "hits": {
+                     *         "total": {
+                     *           "value": 3,
+                     *           "relation": "eq"
+                     *         },
+                     *         "max_score": null,
+                     *         "hits": []
+                     *       },
+                     *       "aggregations": {
+                     *         "sterms#owners.displayName.keyword": {
+                     *           "doc_count_error_upper_bound": 0,
+                     *           "sum_other_doc_count": 0,
+                     *           "buckets": [
+                     *             {
+                     *               "key": "Alice Nguyen",
+                     *               "doc_count": 2
+                     *             },
+                     *             {
+                     *               "key": "Dana Okafor",
+                     *               "doc_count": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    aggregateSearchRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "index": "dataAsset",
+                 *       "fieldName": "tags.tagFQN",
+                 *       "fieldValue": ".*pii.*",
+                 *       "query": "{\"query\":{\"bool\":{\"must\":[{\"term\":{\"entityType\":\"table\"}}]}}}",
+                 *       "size": 10
+                 *     }
+                 */
+                "application/json": components["schemas"]["AggregationRequest"];
+            };
+        };
+        responses: {
+            /** @description The buckets of the field. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    searchEntitiesWithSpecificFieldAndValue: {
+        parameters: {
+            query: {
+                fieldName: string;
+                fieldValue: string;
+                /**
+                 * @description The search index: one per kind, by OpenMetadata's index name or alias (`table_search_index` or
+                 *     `table`, `database_schema_search_index` or `databaseSchema`...), or a group: `dataAsset` (the
+                 *     assets of services), `service` (the services), `all` (everything but users and teams). A
+                 *     comma-separated list searches each. A name the catalog has no kind for is an empty index.
+                 */
+                index?: components["parameters"]["Index"];
+                /** @description `true`: only soft-deleted entities; `false` or left out: only live ones. */
+                deleted?: components["parameters"]["Deleted"];
+                from?: number;
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching documents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     getLoggedInUser: {
         parameters: {
             query?: {
@@ -21685,7 +30739,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -21697,12 +30759,14 @@ export interface operations {
             /** @description The user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21720,7 +30784,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -21732,6 +30805,7 @@ export interface operations {
             /** @description The soft-deleted user (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21749,12 +30823,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -21770,6 +30854,7 @@ export interface operations {
             /** @description The patched user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21780,6 +30865,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -21797,7 +30883,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -21812,12 +30906,14 @@ export interface operations {
             /** @description The user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21835,7 +30931,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -21850,6 +30955,7 @@ export interface operations {
             /** @description The soft-deleted user (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21867,12 +30973,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchUserByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -21891,6 +31007,7 @@ export interface operations {
             /** @description The patched user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21901,6 +31018,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -22040,7 +31158,16 @@ export interface operations {
     createOrUpdateTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -22053,6 +31180,7 @@ export interface operations {
             /** @description The updated (or unchanged) team. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22062,6 +31190,7 @@ export interface operations {
             /** @description The created team. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22072,6 +31201,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -22103,6 +31233,7 @@ export interface operations {
                 headers: {
                     /** @description The new team's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22180,7 +31311,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -22192,12 +31331,14 @@ export interface operations {
             /** @description The team. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Team"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22215,7 +31356,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -22227,6 +31377,7 @@ export interface operations {
             /** @description The soft-deleted team (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22244,12 +31395,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -22265,6 +31426,7 @@ export interface operations {
             /** @description The patched team. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22275,6 +31437,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -22292,7 +31455,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -22307,12 +31478,14 @@ export interface operations {
             /** @description The team. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Team"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22330,7 +31503,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -22345,6 +31527,7 @@ export interface operations {
             /** @description The soft-deleted team (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22362,12 +31545,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchTeamByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -22386,6 +31579,7 @@ export interface operations {
             /** @description The patched team. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22396,6 +31590,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -22433,6 +31628,76 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    updateTeamUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "id": "00000000-0000-4000-8000-000000000000",
+                 *         "type": "user"
+                 *       }
+                 *     ]
+                 */
+                "application/json": components["schemas"]["EntityReference"][];
+            };
+        };
+        responses: {
+            /** @description The team with its members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteTeamUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The member's user UUID. */
+                userId: components["parameters"]["MemberId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team with its members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     listTeamVersions: {
@@ -22533,7 +31798,16 @@ export interface operations {
     createOrUpdateDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -22546,6 +31820,7 @@ export interface operations {
             /** @description The updated (or unchanged) domain. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22555,6 +31830,7 @@ export interface operations {
             /** @description The created domain. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22565,6 +31841,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -22598,6 +31875,7 @@ export interface operations {
                 headers: {
                     /** @description The new domain's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22681,7 +31959,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -22693,12 +31979,14 @@ export interface operations {
             /** @description The domain. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Domain"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22716,7 +32004,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -22728,6 +32025,7 @@ export interface operations {
             /** @description The soft-deleted domain (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22745,12 +32043,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -22766,6 +32074,7 @@ export interface operations {
             /** @description The patched domain. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22776,6 +32085,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -22793,7 +32103,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -22808,12 +32126,14 @@ export interface operations {
             /** @description The domain. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Domain"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22831,7 +32151,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -22846,6 +32175,7 @@ export interface operations {
             /** @description The soft-deleted domain (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22863,12 +32193,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDomainByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -22887,6 +32227,7 @@ export interface operations {
             /** @description The patched domain. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22897,6 +32238,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -23036,7 +32378,16 @@ export interface operations {
     createOrUpdateDataProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -23049,6 +32400,7 @@ export interface operations {
             /** @description The updated (or unchanged) data product. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23058,6 +32410,7 @@ export interface operations {
             /** @description The created data product. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23068,6 +32421,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -23103,6 +32457,7 @@ export interface operations {
                 headers: {
                     /** @description The new data product's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23193,7 +32548,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -23205,12 +32568,14 @@ export interface operations {
             /** @description The data product. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DataProduct"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23228,7 +32593,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -23240,6 +32614,7 @@ export interface operations {
             /** @description The soft-deleted data product (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23257,12 +32632,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDataProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -23278,6 +32663,7 @@ export interface operations {
             /** @description The patched data product. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23288,6 +32674,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -23305,7 +32692,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -23320,12 +32715,14 @@ export interface operations {
             /** @description The data product. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DataProduct"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23343,7 +32740,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -23358,6 +32764,7 @@ export interface operations {
             /** @description The soft-deleted data product (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23375,12 +32782,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDataProductByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -23399,6 +32816,7 @@ export interface operations {
             /** @description The patched data product. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23409,6 +32827,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -23550,7 +32969,16 @@ export interface operations {
     createOrUpdateTestDefinition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -23563,6 +32991,7 @@ export interface operations {
             /** @description The updated (or unchanged) test definition. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23572,6 +33001,7 @@ export interface operations {
             /** @description The created test definition. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23582,6 +33012,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -23635,6 +33066,7 @@ export interface operations {
                 headers: {
                     /** @description The new test definition's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23733,7 +33165,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -23745,12 +33185,14 @@ export interface operations {
             /** @description The test definition. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TestDefinition"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23768,7 +33210,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -23780,6 +33231,7 @@ export interface operations {
             /** @description The soft-deleted test definition (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23797,12 +33249,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchTestDefinition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -23818,6 +33280,7 @@ export interface operations {
             /** @description The patched test definition. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23828,6 +33291,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -23845,7 +33309,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -23860,12 +33332,14 @@ export interface operations {
             /** @description The test definition. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TestDefinition"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23883,7 +33357,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -23898,6 +33381,7 @@ export interface operations {
             /** @description The soft-deleted test definition (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23915,12 +33399,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchTestDefinitionByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -23939,6 +33433,7 @@ export interface operations {
             /** @description The patched test definition. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23949,6 +33444,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -24086,7 +33582,16 @@ export interface operations {
     createOrUpdateTestSuite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24099,6 +33604,7 @@ export interface operations {
             /** @description The updated (or unchanged) test suite. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24108,6 +33614,7 @@ export interface operations {
             /** @description The created test suite. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24118,6 +33625,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -24147,6 +33655,7 @@ export interface operations {
                 headers: {
                     /** @description The new test suite's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24223,7 +33732,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -24235,12 +33752,14 @@ export interface operations {
             /** @description The test suite. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TestSuite"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -24258,7 +33777,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -24270,6 +33798,7 @@ export interface operations {
             /** @description The soft-deleted test suite (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24287,12 +33816,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchTestSuite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -24308,6 +33847,7 @@ export interface operations {
             /** @description The patched test suite. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24318,6 +33858,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -24335,7 +33876,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -24350,12 +33899,14 @@ export interface operations {
             /** @description The test suite. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TestSuite"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -24373,7 +33924,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -24388,6 +33948,7 @@ export interface operations {
             /** @description The soft-deleted test suite (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24405,12 +33966,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchTestSuiteByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -24429,6 +34000,7 @@ export interface operations {
             /** @description The patched test suite. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24439,6 +34011,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -24580,7 +34153,16 @@ export interface operations {
     createOrUpdateTestCase: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24593,6 +34175,7 @@ export interface operations {
             /** @description The updated (or unchanged) test case. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24602,6 +34185,7 @@ export interface operations {
             /** @description The created test case. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24612,6 +34196,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -24653,6 +34238,7 @@ export interface operations {
                 headers: {
                     /** @description The new test case's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24750,7 +34336,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -24762,12 +34356,14 @@ export interface operations {
             /** @description The test case. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TestCase"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -24785,7 +34381,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -24797,6 +34402,7 @@ export interface operations {
             /** @description The soft-deleted test case (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24814,12 +34420,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchTestCase: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -24835,6 +34451,7 @@ export interface operations {
             /** @description The patched test case. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24845,6 +34462,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -24862,7 +34480,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -24877,12 +34503,14 @@ export interface operations {
             /** @description The test case. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["TestCase"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -24900,7 +34528,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -24915,6 +34552,7 @@ export interface operations {
             /** @description The soft-deleted test case (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24932,12 +34570,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchTestCaseByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -24956,6 +34604,7 @@ export interface operations {
             /** @description The patched test case. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24966,6 +34615,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -25154,6 +34804,406 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    searchTestCases: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+                /** @description Page size; `0` returns no items and only `paging.total`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip before the page (OpenMetadata's offset paging of the search lists; docs/behaviour.md "Data quality"). */
+                offset?: components["parameters"]["Offset"];
+                /** @description Text the name, display name or FQN contains (case-insensitive); `*` matches anything. */
+                q?: string;
+                /** @description Only the test cases of this entity (`<#E::table::<fqn>>`) or column. */
+                entityLink?: string;
+                /** @description With a table's `entityLink`, the tests of its columns too. */
+                includeAllTests?: boolean;
+                /** @description Only the test cases of this test suite. */
+                testSuiteId?: components["schemas"]["Uuid"];
+                /** @description Only test cases whose newest result has this status. */
+                testCaseStatus?: components["schemas"]["TestCaseStatus"];
+                /** @description Only table-level tests, column-level tests, or all. */
+                testCaseType?: "all" | "table" | "column";
+                /** @description Only test cases whose test definition runs on one of these platforms (comma-separated). */
+                testPlatforms?: string;
+                /** @description Only test cases of entities of this service. */
+                serviceName?: string;
+                /** @description Only test cases carrying one of these tag FQNs (comma-separated). */
+                tags?: string;
+                /** @description Only test cases whose newest result is at or after this time (milliseconds). */
+                startTimestamp?: number;
+                /** @description Only test cases whose newest result is at or before this time (milliseconds). */
+                endTimestamp?: number;
+                /** @description `name` (default), `fullyQualifiedName`, `updatedAt` or `testCaseResult.timestamp`. */
+                sortField?: "name" | "fullyQualifiedName" | "updatedAt" | "testCaseResult.timestamp";
+                sortType?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of test cases. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCaseList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listTestCaseDimensionResults: {
+        parameters: {
+            query?: {
+                startTs?: number;
+                endTs?: number;
+                /** @description Only the results of this dimension (`region`, or `region,channel`). */
+                dimensionalityKey?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dimension results. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCaseDimensionResultList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    searchTestSuites: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+                /** @description Page size; `0` returns no items and only `paging.total`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip before the page (OpenMetadata's offset paging of the search lists; docs/behaviour.md "Data quality"). */
+                offset?: components["parameters"]["Offset"];
+                /** @description Text the name, display name or FQN contains (case-insensitive); `*` matches anything. */
+                q?: string;
+                /** @description Only basic (one table's) or logical suites. */
+                testSuiteType?: "basic" | "logical";
+                /** @description `false`: only suites with at least one test case (default `true`). */
+                includeEmptyTestSuites?: boolean;
+                /** @description Only the suite with this FQN. */
+                fullyQualifiedName?: string;
+                /** @description Only suites owned by this user or team (by name). */
+                owner?: string;
+                sortType?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of test suites. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestSuiteList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    addTestCasesToLogicalTestSuite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LogicalTestCases"];
+            };
+        };
+        responses: {
+            /** @description The test suite. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestSuite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    addTestCasesToLogicalTestSuiteInBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LogicalTestCases"];
+            };
+        };
+        responses: {
+            /** @description The test suite. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestSuite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    removeTestCaseFromLogicalTestSuite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The test suite's UUID (docs/behaviour.md "Data quality"). A malformed UUID gives 400. */
+                testSuiteId: components["parameters"]["TestSuiteId"];
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test case. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCase"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createBasicTestSuite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "acme_dwh.analytics.sales.orders.testSuite",
+                 *       "basicEntityReference": "acme_dwh.analytics.sales.orders"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateBasicTestSuite"];
+            };
+        };
+        responses: {
+            /** @description The created test suite. */
+            201: {
+                headers: {
+                    /** @description The new test suite's href. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestSuite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getDataQualityReportBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "requests": [
+                 *         {
+                 *           "key": "0",
+                 *           "index": "testCase",
+                 *           "aggregationQuery": "bucketName=status:aggType=terms:field=testCaseResult.testCaseStatus"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["DataQualityReportBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per request, by key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataQualityReportBatchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getFailedRowsSample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sample. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableData"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    addFailedRowsSample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TableData"];
+            };
+        };
+        responses: {
+            /** @description The test case with its sample. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCase"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteFailedRowsSample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test case, without a sample. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCase"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     listDataContracts: {
         parameters: {
             query?: {
@@ -25200,7 +35250,16 @@ export interface operations {
     createOrUpdateDataContract: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25213,6 +35272,7 @@ export interface operations {
             /** @description The updated (or unchanged) data contract. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25222,6 +35282,7 @@ export interface operations {
             /** @description The created data contract. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25232,6 +35293,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -25308,6 +35370,7 @@ export interface operations {
                 headers: {
                     /** @description The new data contract's href. */
                     Location?: string;
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25405,7 +35468,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -25417,12 +35488,14 @@ export interface operations {
             /** @description The data contract. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DataContract"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -25440,7 +35513,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -25452,6 +35534,7 @@ export interface operations {
             /** @description The soft-deleted data contract (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25469,12 +35552,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDataContract: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
@@ -25490,6 +35583,7 @@ export interface operations {
             /** @description The patched data contract. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25500,6 +35594,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -25517,7 +35612,15 @@ export interface operations {
                 /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
                 include?: components["parameters"]["Include"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -25532,12 +35635,14 @@ export interface operations {
             /** @description The data contract. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DataContract"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -25555,7 +35660,16 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["Recursive"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -25570,6 +35684,7 @@ export interface operations {
             /** @description The soft-deleted data contract (or, profile `openmetadata`, the hard-deleted one). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25587,12 +35702,22 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
         };
     };
     patchDataContractByFqn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
@@ -25611,6 +35736,7 @@ export interface operations {
             /** @description The patched data contract. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25621,6 +35747,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -25781,6 +35908,422 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createOrUpdateDataContractFromOdcs: {
+        parameters: {
+            query: {
+                /** @description The entity the ODCS contract is for (docs/behaviour.md "Data contracts"). */
+                entityId: components["parameters"]["OdcsEntityId"];
+                /** @description The type of the entity the ODCS contract is for (`table`...). */
+                entityType: components["parameters"]["OdcsEntityType"];
+                /** @description Which schema object of a multi-object ODCS contract to use; default the first. */
+                objectName?: components["parameters"]["OdcsObjectName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OdcsDataContract"];
+            };
+        };
+        responses: {
+            /** @description The updated (or unchanged) data contract. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataContract"];
+                };
+            };
+            /** @description The created data contract. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataContract"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    importDataContractFromOdcs: {
+        parameters: {
+            query: {
+                /** @description The entity the ODCS contract is for (docs/behaviour.md "Data contracts"). */
+                entityId: components["parameters"]["OdcsEntityId"];
+                /** @description The type of the entity the ODCS contract is for (`table`...). */
+                entityType: components["parameters"]["OdcsEntityType"];
+                /** @description Which schema object of a multi-object ODCS contract to use; default the first. */
+                objectName?: components["parameters"]["OdcsObjectName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OdcsDataContract"];
+            };
+        };
+        responses: {
+            /** @description The created data contract. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataContract"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    createOrUpdateDataContractFromOdcsYaml: {
+        parameters: {
+            query: {
+                /** @description The entity the ODCS contract is for (docs/behaviour.md "Data contracts"). */
+                entityId: components["parameters"]["OdcsEntityId"];
+                /** @description The type of the entity the ODCS contract is for (`table`...). */
+                entityType: components["parameters"]["OdcsEntityType"];
+                /** @description Which schema object of a multi-object ODCS contract to use; default the first. */
+                objectName?: components["parameters"]["OdcsObjectName"];
+                /** @description `merge` (default) keeps what the document leaves out; `replace` clears the schema, semantics and quality expectations it leaves out. */
+                mode?: "merge" | "replace";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/yaml": components["schemas"]["OdcsYaml"];
+            };
+        };
+        responses: {
+            /** @description The updated (or unchanged) data contract. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataContract"];
+                };
+            };
+            /** @description The created data contract. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataContract"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    importDataContractFromOdcsYaml: {
+        parameters: {
+            query: {
+                /** @description The entity the ODCS contract is for (docs/behaviour.md "Data contracts"). */
+                entityId: components["parameters"]["OdcsEntityId"];
+                /** @description The type of the entity the ODCS contract is for (`table`...). */
+                entityType: components["parameters"]["OdcsEntityType"];
+                /** @description Which schema object of a multi-object ODCS contract to use; default the first. */
+                objectName?: components["parameters"]["OdcsObjectName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/yaml": components["schemas"]["OdcsYaml"];
+            };
+        };
+        responses: {
+            /** @description The created data contract. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataContract"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    exportDataContractToOdcs: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ODCS document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OdcsDataContract"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    exportDataContractToOdcsYaml: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ODCS document as YAML. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": components["schemas"]["OdcsYaml"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    exportDataContractToOdcsByFqn: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ODCS document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OdcsDataContract"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    parseOdcsYaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/yaml": components["schemas"]["OdcsYaml"];
+            };
+        };
+        responses: {
+            /** @description What the document holds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OdcsParseResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    validateOdcsYaml: {
+        parameters: {
+            query: {
+                /** @description The entity the ODCS contract is for (docs/behaviour.md "Data contracts"). */
+                entityId: components["parameters"]["OdcsEntityId"];
+                /** @description The type of the entity the ODCS contract is for (`table`...). */
+                entityType: components["parameters"]["OdcsEntityType"];
+                /** @description Which schema object of a multi-object ODCS contract to use; default the first. */
+                objectName?: components["parameters"]["OdcsObjectName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/yaml": components["schemas"]["OdcsYaml"];
+            };
+        };
+        responses: {
+            /** @description What a create would refuse, and the schema check. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractValidation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    validateDataContractRequestYaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/yaml": components["schemas"]["OdcsYaml"];
+            };
+        };
+        responses: {
+            /** @description What a create would refuse, and the schema check. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractValidation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    validateDataContractRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDataContract"];
+            };
+        };
+        responses: {
+            /** @description What a create would refuse, and the schema check. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "valid": false,
+                     *       "entityErrors": [],
+                     *       "constraintErrors": [],
+                     *       "schemaValidation": {
+                     *         "passed": 1,
+                     *         "failed": 1,
+                     *         "total": 2,
+                     *         "failedFields": [
+                     *           "phone"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ContractValidation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     validateDataContract: {
@@ -26479,6 +37022,3367 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    listTableColumns: {
+        parameters: {
+            query?: {
+                /** @description Columns per page (OpenMetadata's default 50, at most 1000). */
+                limit?: components["parameters"]["ColumnLimit"];
+                /** @description How many columns to skip (default 0). */
+                offset?: components["parameters"]["ColumnOffset"];
+                /**
+                 * @description Comma-separated: `tags`, `customMetrics`, `profile` (each column's newest profile). Any other
+                 *     name gives 400 `Invalid field name <x>`. Without `tags` the columns carry no tags.
+                 */
+                fields?: components["parameters"]["ColumnFields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of columns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableColumnList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listTableColumnsByName: {
+        parameters: {
+            query?: {
+                /** @description Columns per page (OpenMetadata's default 50, at most 1000). */
+                limit?: components["parameters"]["ColumnLimit"];
+                /** @description How many columns to skip (default 0). */
+                offset?: components["parameters"]["ColumnOffset"];
+                /**
+                 * @description Comma-separated: `tags`, `customMetrics`, `profile` (each column's newest profile). Any other
+                 *     name gives 400 `Invalid field name <x>`. Without `tags` the columns carry no tags.
+                 */
+                fields?: components["parameters"]["ColumnFields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of columns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableColumnList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    searchTableColumns: {
+        parameters: {
+            query?: {
+                /** @description Only columns whose name or display name contains this text, case-insensitively. */
+                q?: components["parameters"]["ColumnQuery"];
+                /** @description Columns per page (OpenMetadata's default 50, at most 1000). */
+                limit?: components["parameters"]["ColumnLimit"];
+                /** @description How many columns to skip (default 0). */
+                offset?: components["parameters"]["ColumnOffset"];
+                /**
+                 * @description Comma-separated: `tags`, `customMetrics`, `profile` (each column's newest profile). Any other
+                 *     name gives 400 `Invalid field name <x>`. Without `tags` the columns carry no tags.
+                 */
+                fields?: components["parameters"]["ColumnFields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of columns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableColumnList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    searchTableColumnsByName: {
+        parameters: {
+            query?: {
+                /** @description Only columns whose name or display name contains this text, case-insensitively. */
+                q?: components["parameters"]["ColumnQuery"];
+                /** @description Columns per page (OpenMetadata's default 50, at most 1000). */
+                limit?: components["parameters"]["ColumnLimit"];
+                /** @description How many columns to skip (default 0). */
+                offset?: components["parameters"]["ColumnOffset"];
+                /**
+                 * @description Comma-separated: `tags`, `customMetrics`, `profile` (each column's newest profile). Any other
+                 *     name gives 400 `Invalid field name <x>`. Without `tags` the columns carry no tags.
+                 */
+                fields?: components["parameters"]["ColumnFields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of columns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableColumnList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteProfilesAt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+                /**
+                 * @description Which profiles go (docs/behaviour.md "Table data"): `table` (the table profile and the system
+                 *     profiles at that time), `column` or `system`; another value is 400.
+                 */
+                entityType: components["parameters"]["ProfileEntityType"];
+                /** @description The profiles' timestamp (epoch ms). */
+                timestamp: components["parameters"]["ProfileTimestamp"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (no body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateColumnByName: {
+        parameters: {
+            query?: {
+                /** @description The kind of entity the column belongs to; only `table` is served (OpenMetadata also takes `dashboardDataModel`). */
+                entityType?: components["parameters"]["ColumnEntityType"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "The order's total, in cents."
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateColumn"];
+            };
+        };
+        responses: {
+            /** @description The updated column. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Column"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getLatestTableProfile: {
+        parameters: {
+            query?: {
+                /** @description Whether each column carries its newest profile (default true). */
+                includeColumnProfile?: components["parameters"]["IncludeColumnProfile"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table with its newest profiles. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Table"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    addCustomMetric: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "negative_amounts",
+                 *       "columnName": "amount",
+                 *       "expression": "SELECT COUNT(*) FROM orders WHERE amount < 0"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateCustomMetric"];
+            };
+        };
+        responses: {
+            /** @description The table with `customMetrics`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Table"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteTableCustomMetric: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The custom metric's name. */
+                customMetricName: components["parameters"]["MetricName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table with its remaining `customMetrics`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Table"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteColumnCustomMetric: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The column the custom metric is on. */
+                columnName: components["parameters"]["MetricColumn"];
+                /** @description The custom metric's name. */
+                customMetricName: components["parameters"]["MetricName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table with its remaining `customMetrics`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Table"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteStorageServiceAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteContainerAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDashboardServiceAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDatabaseServiceAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDashboardAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteChartAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDashboardDataModelAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDatabaseAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDatabaseSchemaAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteTableAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteMessagingServiceAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deletePipelineServiceAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteApiServiceAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteMlModelServiceAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteTopicAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deletePipelineAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteApiCollectionAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteApiEndpointAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteMlModelAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteClassificationAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteTagAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteEventSubscriptionAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteUserAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteTeamAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDomainAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDataProductAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteTestDefinitionAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteTestSuiteAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteTestCaseAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDataContractAsync: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delete is accepted and runs right after. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    addLineageEdge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "edge": {
+                 *         "fromEntity": {
+                 *           "id": "3f0a2c1e-7b8d-4e5f-9a6b-1c2d3e4f5a6b",
+                 *           "type": "table"
+                 *         },
+                 *         "toEntity": {
+                 *           "id": "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b",
+                 *           "type": "table"
+                 *         },
+                 *         "lineageDetails": {
+                 *           "sqlQuery": "insert into fact_orders select * from stg_orders",
+                 *           "columnsLineage": [
+                 *             {
+                 *               "fromColumns": [
+                 *                 "acme_snowflake.ecommerce_dw.staging.stg_orders.order_id"
+                 *               ],
+                 *               "toColumn": "acme_snowflake.ecommerce_dw.sales.fact_orders.order_id"
+                 *             }
+                 *           ],
+                 *           "source": "Manual"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddLineage"];
+            };
+        };
+        responses: {
+            /** @description The edge is stored (no body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    searchLineage: {
+        parameters: {
+            query: {
+                /** @description The fully qualified name of the entity. */
+                fqn: components["parameters"]["FqnQuery"];
+                /** @description The entity type of `fqn` (`pipeline`: the lineage through the pipeline); without it, the first entity with the FQN. */
+                type?: components["parameters"]["TypeQuery"];
+                /** @description Hops upstream. */
+                upstreamDepth?: components["parameters"]["SearchUpstreamDepth"];
+                /** @description Hops downstream. */
+                downstreamDepth?: components["parameters"]["SearchDownstreamDepth"];
+                /** @description An Elasticsearch query (JSON) the real server applies to the nodes; catalog-kit checks that it is JSON (docs/behaviour.md "Lineage"). */
+                query_filter?: components["parameters"]["QueryFilter"];
+                /** @description A filter on column lineage the web UI may send; accepted and not applied. */
+                column_filter?: components["parameters"]["ColumnFilter"];
+                /** @description Keep soft-deleted entities (and the edges that reach them) in the graph. */
+                includeDeleted?: components["parameters"]["IncludeDeleted"];
+                /** @description The entity fields each node shows (comma-separated; `*`, the default, all). `id`, `name`, `fullyQualifiedName`, `entityType` and `service` are always shown. */
+                fields?: components["parameters"]["SourceFields"];
+                /** @description Offset of the first edge read at each node (first entity of the page, for `getLineageByEntityCount`). */
+                from?: components["parameters"]["From"];
+                /** @description Most edges read at each node (entities in the page, for `getLineageByEntityCount`). */
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lineage graph. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchLineageResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    searchLineageWithDirection: {
+        parameters: {
+            query: {
+                /** @description The fully qualified name of the entity. */
+                fqn: components["parameters"]["FqnQuery"];
+                /** @description The entity type of `fqn` (`pipeline`: the lineage through the pipeline); without it, the first entity with the FQN. */
+                type?: components["parameters"]["TypeQuery"];
+                /** @description Hops upstream. */
+                upstreamDepth?: components["parameters"]["SearchUpstreamDepth"];
+                /** @description Hops downstream. */
+                downstreamDepth?: components["parameters"]["SearchDownstreamDepth"];
+                /** @description An Elasticsearch query (JSON) the real server applies to the nodes; catalog-kit checks that it is JSON (docs/behaviour.md "Lineage"). */
+                query_filter?: components["parameters"]["QueryFilter"];
+                /** @description A filter on column lineage the web UI may send; accepted and not applied. */
+                column_filter?: components["parameters"]["ColumnFilter"];
+                /** @description Keep soft-deleted entities (and the edges that reach them) in the graph. */
+                includeDeleted?: components["parameters"]["IncludeDeleted"];
+                /** @description The entity fields each node shows (comma-separated; `*`, the default, all). `id`, `name`, `fullyQualifiedName`, `entityType` and `service` are always shown. */
+                fields?: components["parameters"]["SourceFields"];
+                /** @description Offset of the first edge read at each node (first entity of the page, for `getLineageByEntityCount`). */
+                from?: components["parameters"]["From"];
+                /** @description Most edges read at each node (entities in the page, for `getLineageByEntityCount`). */
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path: {
+                /** @description Only this side of the graph. */
+                direction: "Upstream" | "Downstream";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lineage graph. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchLineageResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getLineageByEntityCount: {
+        parameters: {
+            query: {
+                /** @description The fully qualified name of the entity. */
+                fqn: components["parameters"]["FqnQuery"];
+                /** @description The entity type of `fqn` (`pipeline`: the lineage through the pipeline); without it, the first entity with the FQN. */
+                type?: components["parameters"]["TypeQuery"];
+                direction: "Upstream" | "Downstream";
+                nodeDepth?: number;
+                maxDepth?: number;
+                /** @description Hops upstream. */
+                upstreamDepth?: components["parameters"]["SearchUpstreamDepth"];
+                /** @description Hops downstream. */
+                downstreamDepth?: components["parameters"]["SearchDownstreamDepth"];
+                /** @description An Elasticsearch query (JSON) the real server applies to the nodes; catalog-kit checks that it is JSON (docs/behaviour.md "Lineage"). */
+                query_filter?: components["parameters"]["QueryFilter"];
+                /** @description A filter on column lineage the web UI may send; accepted and not applied. */
+                column_filter?: components["parameters"]["ColumnFilter"];
+                /** @description Keep soft-deleted entities (and the edges that reach them) in the graph. */
+                includeDeleted?: components["parameters"]["IncludeDeleted"];
+                /** @description Offset of the first edge read at each node (first entity of the page, for `getLineageByEntityCount`). */
+                from?: components["parameters"]["From"];
+                /** @description Most edges read at each node (entities in the page, for `getLineageByEntityCount`). */
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The nodes of the page and the edges that reach them. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchLineageResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getLineagePaginationInfo: {
+        parameters: {
+            query: {
+                /** @description The fully qualified name of the entity. */
+                fqn: components["parameters"]["FqnQuery"];
+                /** @description The entity type of `fqn` (`pipeline`: the lineage through the pipeline); without it, the first entity with the FQN. */
+                type?: components["parameters"]["TypeQuery"];
+                upstreamDepth?: number;
+                downstreamDepth?: number;
+                /** @description An Elasticsearch query (JSON) the real server applies to the nodes; catalog-kit checks that it is JSON (docs/behaviour.md "Lineage"). */
+                query_filter?: components["parameters"]["QueryFilter"];
+                /** @description A filter on column lineage the web UI may send; accepted and not applied. */
+                column_filter?: components["parameters"]["ColumnFilter"];
+                /** @description Keep soft-deleted entities (and the edges that reach them) in the graph. */
+                includeDeleted?: components["parameters"]["IncludeDeleted"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineagePaginationInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getPlatformLineage: {
+        parameters: {
+            query: {
+                view: "service" | "domain" | "dataProduct" | "all";
+                /** @description An Elasticsearch query (JSON) the real server applies to the nodes; catalog-kit checks that it is JSON (docs/behaviour.md "Lineage"). */
+                query_filter?: components["parameters"]["QueryFilter"];
+                /** @description A filter on column lineage the web UI may send; accepted and not applied. */
+                column_filter?: components["parameters"]["ColumnFilter"];
+                /** @description Keep soft-deleted entities (and the edges that reach them) in the graph. */
+                includeDeleted?: components["parameters"]["IncludeDeleted"];
+                /** @description Hops upstream. */
+                upstreamDepth?: components["parameters"]["SearchUpstreamDepth"];
+                /** @description Hops downstream. */
+                downstreamDepth?: components["parameters"]["SearchDownstreamDepth"];
+                /** @description Most edges read at each node (entities in the page, for `getLineageByEntityCount`). */
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The platform graph. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchLineageResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getDataQualityLineage: {
+        parameters: {
+            query: {
+                /** @description The fully qualified name of the entity. */
+                fqn: components["parameters"]["FqnQuery"];
+                /** @description Hops upstream. */
+                upstreamDepth?: components["parameters"]["SearchUpstreamDepth"];
+                /** @description An Elasticsearch query (JSON) the real server applies to the nodes; catalog-kit checks that it is JSON (docs/behaviour.md "Lineage"). */
+                query_filter?: components["parameters"]["QueryFilter"];
+                /** @description A filter on column lineage the web UI may send; accepted and not applied. */
+                column_filter?: components["parameters"]["ColumnFilter"];
+                /** @description Keep soft-deleted entities (and the edges that reach them) in the graph. */
+                includeDeleted?: components["parameters"]["IncludeDeleted"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The failing entities and the edges from them. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataQualityLineage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getLineageEdge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fromId: components["schemas"]["Uuid"];
+                toId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The edge's details. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        edge: components["schemas"]["LineageDetails"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    exportLineage: {
+        parameters: {
+            query: {
+                /** @description The fully qualified name of the entity. */
+                fqn: components["parameters"]["FqnQuery"];
+                /** @description The entity type of `fqn` (`pipeline`: the lineage through the pipeline); without it, the first entity with the FQN. */
+                type?: components["parameters"]["TypeQuery"];
+                /** @description Hops upstream. */
+                upstreamDepth?: components["parameters"]["SearchUpstreamDepth"];
+                /** @description Hops downstream. */
+                downstreamDepth?: components["parameters"]["SearchDownstreamDepth"];
+                /** @description An Elasticsearch query (JSON) the real server applies to the nodes; catalog-kit checks that it is JSON (docs/behaviour.md "Lineage"). */
+                query_filter?: components["parameters"]["QueryFilter"];
+                /** @description A filter on column lineage the web UI may send; accepted and not applied. */
+                column_filter?: components["parameters"]["ColumnFilter"];
+                /** @description Keep soft-deleted entities (and the edges that reach them) in the graph. */
+                includeDeleted?: components["parameters"]["IncludeDeleted"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    exportLineageAsync: {
+        parameters: {
+            query: {
+                /** @description The fully qualified name of the entity. */
+                fqn: components["parameters"]["FqnQuery"];
+                /** @description The entity type of `fqn` (`pipeline`: the lineage through the pipeline); without it, the first entity with the FQN. */
+                type?: components["parameters"]["TypeQuery"];
+                /** @description Hops upstream. */
+                upstreamDepth?: components["parameters"]["SearchUpstreamDepth"];
+                /** @description Hops downstream. */
+                downstreamDepth?: components["parameters"]["SearchDownstreamDepth"];
+                /** @description An Elasticsearch query (JSON) the real server applies to the nodes; catalog-kit checks that it is JSON (docs/behaviour.md "Lineage"). */
+                query_filter?: components["parameters"]["QueryFilter"];
+                /** @description A filter on column lineage the web UI may send; accepted and not applied. */
+                column_filter?: components["parameters"]["ColumnFilter"];
+                /** @description Keep soft-deleted entities (and the edges that reach them) in the graph. */
+                includeDeleted?: components["parameters"]["IncludeDeleted"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export is started; its CSV is what `GET /v1/lineage/export` answers. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineageExportJob"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    exportLineageByEntityCountAsync: {
+        parameters: {
+            query: {
+                /** @description The fully qualified name of the entity. */
+                fqn: components["parameters"]["FqnQuery"];
+                /** @description The entity type of `fqn` (`pipeline`: the lineage through the pipeline); without it, the first entity with the FQN. */
+                type?: components["parameters"]["TypeQuery"];
+                direction: "Upstream" | "Downstream";
+                nodeDepth?: number;
+                maxDepth?: number;
+                /** @description An Elasticsearch query (JSON) the real server applies to the nodes; catalog-kit checks that it is JSON (docs/behaviour.md "Lineage"). */
+                query_filter?: components["parameters"]["QueryFilter"];
+                /** @description A filter on column lineage the web UI may send; accepted and not applied. */
+                column_filter?: components["parameters"]["ColumnFilter"];
+                /** @description Keep soft-deleted entities (and the edges that reach them) in the graph. */
+                includeDeleted?: components["parameters"]["IncludeDeleted"];
+                /** @description Offset of the first edge read at each node (first entity of the page, for `getLineageByEntityCount`). */
+                from?: components["parameters"]["From"];
+                /** @description Most edges read at each node (entities in the page, for `getLineageByEntityCount`). */
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export is started; its CSV is what `GET /v1/lineage/export` answers. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineageExportJob"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getLineageById: {
+        parameters: {
+            query?: {
+                /** @description Hops upstream (OpenMetadata's default 1, 0 to 3). */
+                upstreamDepth?: components["parameters"]["UpstreamDepth"];
+                /** @description Hops downstream (OpenMetadata's default 1, 0 to 3). */
+                downstreamDepth?: components["parameters"]["DownstreamDepth"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity type (`table`, `dashboard`, `container`…). */
+                entity: components["parameters"]["EntityType"];
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lineage graph. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityLineage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getLineageByName: {
+        parameters: {
+            query?: {
+                /** @description Hops upstream (OpenMetadata's default 1, 0 to 3). */
+                upstreamDepth?: components["parameters"]["UpstreamDepth"];
+                /** @description Hops downstream (OpenMetadata's default 1, 0 to 3). */
+                downstreamDepth?: components["parameters"]["DownstreamDepth"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity type (`table`, `dashboard`, `container`…). */
+                entity: components["parameters"]["EntityType"];
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lineage graph. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityLineage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteLineageEdge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity type of the upstream end. */
+                fromEntity: string;
+                fromId: components["schemas"]["Uuid"];
+                /** @description The entity type of the downstream end. */
+                toEntity: string;
+                toId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The edge is gone (no body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteLineageEdgeByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fromEntity: string;
+                fromFQN: string;
+                toEntity: string;
+                toFQN: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The edge is gone (no body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listTypes: {
+        parameters: {
+            query?: {
+                category?: components["schemas"]["TypeCategory"];
+                /** @description `customProperties` to show an entity type's custom properties; any other name gives 400. */
+                fields?: components["parameters"]["TypeFields"];
+                /** @description Page size; `0` returns no items and only `paging.total`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor of the previous page. Passing both `before` and `after` gives 400. */
+                before?: components["parameters"]["Before"];
+                /** @description Opaque cursor of the next page. Passing both `before` and `after` gives 400. */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of types. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TypeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getAllCustomProperties: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The custom properties by entity type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["TypeField"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getEntityTypeFields: {
+        parameters: {
+            query?: {
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: never;
+            path: {
+                entityType: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fields. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TypeField"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getTypeByName: {
+        parameters: {
+            query?: {
+                /** @description `customProperties` to show an entity type's custom properties; any other name gives 400. */
+                fields?: components["parameters"]["TypeFields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: never;
+            path: {
+                /** @description The type's name (`table`, `string`…). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Type"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getCustomPropertiesByEntityType: {
+        parameters: {
+            query?: {
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: never;
+            path: {
+                entityType: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The custom properties. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomProperty"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getTypeById: {
+        parameters: {
+            query?: {
+                /** @description `customProperties` to show an entity type's custom properties; any other name gives 400. */
+                fields?: components["parameters"]["TypeFields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Type"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    addCustomProperty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "dataSteward",
+                 *       "description": "Who answers questions about this asset.",
+                 *       "propertyType": {
+                 *         "id": "1ede11f1-e5df-5c1a-988c-ddcef657de6a",
+                 *         "type": "type"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CustomProperty"];
+            };
+        };
+        responses: {
+            /** @description The entity type with its custom properties. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Type"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    patchType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "op": "remove",
+                 *         "path": "/customProperties/0"
+                 *       }
+                 *     ]
+                 */
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Type"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    exportDatabaseCsv: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,retentionPeriod,sourceUrl,domains,extension
+                     *     sales,Sales,Orders and invoices,user:alice,PII.Sensitive,,Tier.Tier1,,P30D,,Commerce,
+                     */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    exportDatabaseCsvAsync: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export job, done. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jobId": "0f6b7c1e-4d1a-4a52-9b8e-6d2c1f3e5a70",
+                     *       "message": "Export initiated successfully.",
+                     *       "status": "COMPLETED",
+                     *       "data": "name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,retentionPeriod,sourceUrl,domains,extension\r\nsales,Sales,Orders and invoices,user:alice,PII.Sensitive,,Tier.Tier1,,P30D,,Commerce,\r\n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvExportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    importDatabaseCsv: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` (the default, as OpenMetadata's): check every row and report what would happen,
+                 *     changing nothing. `false`: apply the rows, all or none (docs/behaviour.md "CSV import and export").
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,retentionPeriod,sourceUrl,domains,extension
+                 *     sales,Sales,Orders and invoices,user:alice,PII.Sensitive,,Tier.Tier1,,P30D,,Commerce,
+                 *     staging,Staging,,,,,,,,,,
+                 */
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The outcome of the import, row by row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dryRun": true,
+                     *       "status": "success",
+                     *       "numberOfRowsProcessed": 2,
+                     *       "numberOfRowsPassed": 2,
+                     *       "numberOfRowsFailed": 0,
+                     *       "importResultsCsv": "status,details,name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,retentionPeriod,sourceUrl,domains,extension\r\nsuccess,Entity updated,sales,Sales,Orders and invoices,user:alice,PII.Sensitive,,Tier.Tier1,,P30D,,Commerce,\r\n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    importDatabaseCsvAsync: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` (the default, as OpenMetadata's): check every row and report what would happen,
+                 *     changing nothing. `false`: apply the rows, all or none (docs/behaviour.md "CSV import and export").
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,retentionPeriod,sourceUrl,domains,extension
+                 *     sales,Sales,Orders and invoices,user:alice,PII.Sensitive,,Tier.Tier1,,P30D,,Commerce,
+                 *     staging,Staging,,,,,,,,,,
+                 */
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The import job, done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jobId": "5a0c3d9e-7b21-4f0e-8c6d-2e9f1a4b7c30",
+                     *       "message": "Import is in progress.",
+                     *       "status": "COMPLETED",
+                     *       "result": {
+                     *         "dryRun": true,
+                     *         "status": "success",
+                     *         "numberOfRowsProcessed": 2,
+                     *         "numberOfRowsPassed": 2,
+                     *         "numberOfRowsFailed": 0,
+                     *         "importResultsCsv": "status,details,name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,retentionPeriod,sourceUrl,domains,extension\r\nsuccess,Entity updated,sales,Sales,Orders and invoices,user:alice,PII.Sensitive,,Tier.Tier1,,P30D,,Commerce,\r\n"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvImportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    exportDatabaseSchemaCsv: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,retentionPeriod,sourceUrl,domains,extension
+                     *     fact_orders,Orders,One row per order,team:Data,,,Tier.Tier1,,,,,
+                     */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    exportDatabaseSchemaCsvAsync: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export job, done. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jobId": "0f6b7c1e-4d1a-4a52-9b8e-6d2c1f3e5a70",
+                     *       "message": "Export initiated successfully.",
+                     *       "status": "COMPLETED",
+                     *       "data": "name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,retentionPeriod,sourceUrl,domains,extension\r\nfact_orders,Orders,One row per order,team:Data,,,Tier.Tier1,,,,,\r\n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvExportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    importDatabaseSchemaCsv: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` (the default, as OpenMetadata's): check every row and report what would happen,
+                 *     changing nothing. `false`: apply the rows, all or none (docs/behaviour.md "CSV import and export").
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,retentionPeriod,sourceUrl,domains,extension
+                 *     fact_orders,Orders,One row per order,team:Data,,,Tier.Tier1,,,,,
+                 */
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The outcome of the import, row by row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dryRun": true,
+                     *       "status": "success",
+                     *       "numberOfRowsProcessed": 2,
+                     *       "numberOfRowsPassed": 2,
+                     *       "numberOfRowsFailed": 0,
+                     *       "importResultsCsv": "status,details,name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,retentionPeriod,sourceUrl,domains,extension\r\nsuccess,Entity updated,fact_orders,Orders,One row per order,team:Data,,,Tier.Tier1,,,,,\r\n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    importDatabaseSchemaCsvAsync: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` (the default, as OpenMetadata's): check every row and report what would happen,
+                 *     changing nothing. `false`: apply the rows, all or none (docs/behaviour.md "CSV import and export").
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,retentionPeriod,sourceUrl,domains,extension
+                 *     fact_orders,Orders,One row per order,team:Data,,,Tier.Tier1,,,,,
+                 */
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The import job, done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jobId": "5a0c3d9e-7b21-4f0e-8c6d-2e9f1a4b7c30",
+                     *       "message": "Import is in progress.",
+                     *       "status": "COMPLETED",
+                     *       "result": {
+                     *         "dryRun": true,
+                     *         "status": "success",
+                     *         "numberOfRowsProcessed": 2,
+                     *         "numberOfRowsPassed": 2,
+                     *         "numberOfRowsFailed": 0,
+                     *         "importResultsCsv": "status,details,name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,retentionPeriod,sourceUrl,domains,extension\r\nsuccess,Entity updated,fact_orders,Orders,One row per order,team:Data,,,Tier.Tier1,,,,,\r\n"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvImportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    exportTableCsv: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example column.name*,column.displayName,column.description,column.dataTypeDisplay,column.dataType*,column.arrayDataType,column.dataLength,column.tags,column.glossaryTerms
+                     *     order_id,Order id,Key of the order,bigint,BIGINT,,,,
+                     */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    exportTableCsvAsync: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export job, done. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jobId": "0f6b7c1e-4d1a-4a52-9b8e-6d2c1f3e5a70",
+                     *       "message": "Export initiated successfully.",
+                     *       "status": "COMPLETED",
+                     *       "data": "column.name*,column.displayName,column.description,column.dataTypeDisplay,column.dataType*,column.arrayDataType,column.dataLength,column.tags,column.glossaryTerms\r\norder_id,Order id,Key of the order,bigint,BIGINT,,,,\r\n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvExportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    importTableCsv: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` (the default, as OpenMetadata's): check every row and report what would happen,
+                 *     changing nothing. `false`: apply the rows, all or none (docs/behaviour.md "CSV import and export").
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example column.name*,column.displayName,column.description,column.dataTypeDisplay,column.dataType*,column.arrayDataType,column.dataLength,column.tags,column.glossaryTerms
+                 *     order_id,Order id,Key of the order,bigint,BIGINT,,,,
+                 *     coupon,,Coupon code,varchar(32),VARCHAR,,32,,
+                 */
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The outcome of the import, row by row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dryRun": true,
+                     *       "status": "success",
+                     *       "numberOfRowsProcessed": 2,
+                     *       "numberOfRowsPassed": 2,
+                     *       "numberOfRowsFailed": 0,
+                     *       "importResultsCsv": "status,details,column.name*,column.displayName,column.description,column.dataTypeDisplay,column.dataType*,column.arrayDataType,column.dataLength,column.tags,column.glossaryTerms\r\nsuccess,Entity updated,order_id,Order id,Key of the order,bigint,BIGINT,,,,\r\n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    importTableCsvAsync: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` (the default, as OpenMetadata's): check every row and report what would happen,
+                 *     changing nothing. `false`: apply the rows, all or none (docs/behaviour.md "CSV import and export").
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example column.name*,column.displayName,column.description,column.dataTypeDisplay,column.dataType*,column.arrayDataType,column.dataLength,column.tags,column.glossaryTerms
+                 *     order_id,Order id,Key of the order,bigint,BIGINT,,,,
+                 *     coupon,,Coupon code,varchar(32),VARCHAR,,32,,
+                 */
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The import job, done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jobId": "5a0c3d9e-7b21-4f0e-8c6d-2e9f1a4b7c30",
+                     *       "message": "Import is in progress.",
+                     *       "status": "COMPLETED",
+                     *       "result": {
+                     *         "dryRun": true,
+                     *         "status": "success",
+                     *         "numberOfRowsProcessed": 2,
+                     *         "numberOfRowsPassed": 2,
+                     *         "numberOfRowsFailed": 0,
+                     *         "importResultsCsv": "status,details,column.name*,column.displayName,column.description,column.dataTypeDisplay,column.dataType*,column.arrayDataType,column.dataLength,column.tags,column.glossaryTerms\r\nsuccess,Entity updated,order_id,Order id,Key of the order,bigint,BIGINT,,,,\r\n"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvImportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    exportDatabaseServiceCsv: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,domains,extension
+                     *     ecommerce_dw,E-commerce warehouse,,user:alice,,,,,Commerce,
+                     */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    exportDatabaseServiceCsvAsync: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export job, done. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jobId": "0f6b7c1e-4d1a-4a52-9b8e-6d2c1f3e5a70",
+                     *       "message": "Export initiated successfully.",
+                     *       "status": "COMPLETED",
+                     *       "data": "name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,domains,extension\r\necommerce_dw,E-commerce warehouse,,user:alice,,,,,Commerce,\r\n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvExportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    importDatabaseServiceCsv: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` (the default, as OpenMetadata's): check every row and report what would happen,
+                 *     changing nothing. `false`: apply the rows, all or none (docs/behaviour.md "CSV import and export").
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,domains,extension
+                 *     ecommerce_dw,E-commerce warehouse,,user:alice,,,,,Commerce,
+                 */
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The outcome of the import, row by row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dryRun": true,
+                     *       "status": "success",
+                     *       "numberOfRowsProcessed": 2,
+                     *       "numberOfRowsPassed": 2,
+                     *       "numberOfRowsFailed": 0,
+                     *       "importResultsCsv": "status,details,name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,domains,extension\r\nsuccess,Entity updated,ecommerce_dw,E-commerce warehouse,,user:alice,,,,,Commerce,\r\n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    importDatabaseServiceCsvAsync: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` (the default, as OpenMetadata's): check every row and report what would happen,
+                 *     changing nothing. `false`: apply the rows, all or none (docs/behaviour.md "CSV import and export").
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,domains,extension
+                 *     ecommerce_dw,E-commerce warehouse,,user:alice,,,,,Commerce,
+                 */
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The import job, done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jobId": "5a0c3d9e-7b21-4f0e-8c6d-2e9f1a4b7c30",
+                     *       "message": "Import is in progress.",
+                     *       "status": "COMPLETED",
+                     *       "result": {
+                     *         "dryRun": true,
+                     *         "status": "success",
+                     *         "numberOfRowsProcessed": 2,
+                     *         "numberOfRowsPassed": 2,
+                     *         "numberOfRowsFailed": 0,
+                     *         "importResultsCsv": "status,details,name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,domains,extension\r\nsuccess,Entity updated,ecommerce_dw,E-commerce warehouse,,user:alice,,,,,Commerce,\r\n"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvImportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    exportTestCaseCsv: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example name*,displayName,description,testDefinition*,entityFQN*,testSuite,parameterValues,computePassedFailedRowCount,useDynamicAssertion,inspectionQuery,tags,glossaryTerms
+                     *     order_count,,Orders per day in range,tableRowCountToBeBetween,acme_snowflake.ecommerce_dw.sales.fact_orders,,"{""name"":""minValue"",""value"":""1""};{""name"":""maxValue"",""value"":""100000""}",,,,,
+                     */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    exportTestCaseCsvAsync: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export job, done. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jobId": "0f6b7c1e-4d1a-4a52-9b8e-6d2c1f3e5a70",
+                     *       "message": "Export initiated successfully.",
+                     *       "status": "COMPLETED",
+                     *       "data": "name*,displayName,description,testDefinition*,entityFQN*,testSuite,parameterValues,computePassedFailedRowCount,useDynamicAssertion,inspectionQuery,tags,glossaryTerms\r\norder_count,,Orders per day in range,tableRowCountToBeBetween,acme_snowflake.ecommerce_dw.sales.fact_orders,,\"{\"\"name\"\":\"\"minValue\"\",\"\"value\"\":\"\"1\"\"};{\"\"name\"\":\"\"maxValue\"\",\"\"value\"\":\"\"100000\"\"}\",,,,,\r\n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvExportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    importTestCaseCsv: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` (the default, as OpenMetadata's): check every row and report what would happen,
+                 *     changing nothing. `false`: apply the rows, all or none (docs/behaviour.md "CSV import and export").
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+                /**
+                 * @description What `fqn` names in a test case import (`table` or `testSuite`), as the web UI sends it.
+                 *     Accepted for compatibility; the server finds that from the name itself, as the export does
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                targetEntityType?: components["parameters"]["TargetEntityType"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example name*,displayName,description,testDefinition*,entityFQN*,testSuite,parameterValues,computePassedFailedRowCount,useDynamicAssertion,inspectionQuery,tags,glossaryTerms
+                 *     order_id_unique,,,columnValuesToBeUnique,acme_snowflake.ecommerce_dw.sales.fact_orders.order_id,,,,,,,
+                 */
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The outcome of the import, row by row. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dryRun": true,
+                     *       "status": "success",
+                     *       "numberOfRowsProcessed": 2,
+                     *       "numberOfRowsPassed": 2,
+                     *       "numberOfRowsFailed": 0,
+                     *       "importResultsCsv": "status,details,name*,displayName,description,testDefinition*,entityFQN*,testSuite,parameterValues,computePassedFailedRowCount,useDynamicAssertion,inspectionQuery,tags,glossaryTerms\r\nsuccess,Entity updated,order_count,,Orders per day in range,tableRowCountToBeBetween,acme_snowflake.ecommerce_dw.sales.fact_orders,,\"{\"\"name\"\":\"\"minValue\"\",\"\"value\"\":\"\"1\"\"};{\"\"name\"\":\"\"maxValue\"\",\"\"value\"\":\"\"100000\"\"}\",,,,,\r\n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    importTestCaseCsvAsync: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` (the default, as OpenMetadata's): check every row and report what would happen,
+                 *     changing nothing. `false`: apply the rows, all or none (docs/behaviour.md "CSV import and export").
+                 */
+                dryRun?: components["parameters"]["DryRun"];
+                /**
+                 * @description OpenMetadata's export and import of every level below in one file (entity type and FQN
+                 *     columns added). Not served: only `false` (the default) is accepted; `true` gives 400
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                recursive?: components["parameters"]["csv_Recursive"];
+                /**
+                 * @description What `fqn` names in a test case import (`table` or `testSuite`), as the web UI sends it.
+                 *     Accepted for compatibility; the server finds that from the name itself, as the export does
+                 *     (docs/behaviour.md "CSV import and export").
+                 */
+                targetEntityType?: components["parameters"]["TargetEntityType"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example name*,displayName,description,testDefinition*,entityFQN*,testSuite,parameterValues,computePassedFailedRowCount,useDynamicAssertion,inspectionQuery,tags,glossaryTerms
+                 *     order_id_unique,,,columnValuesToBeUnique,acme_snowflake.ecommerce_dw.sales.fact_orders.order_id,,,,,,,
+                 */
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The import job, done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jobId": "5a0c3d9e-7b21-4f0e-8c6d-2e9f1a4b7c30",
+                     *       "message": "Import is in progress.",
+                     *       "status": "COMPLETED",
+                     *       "result": {
+                     *         "dryRun": true,
+                     *         "status": "success",
+                     *         "numberOfRowsProcessed": 2,
+                     *         "numberOfRowsPassed": 2,
+                     *         "numberOfRowsFailed": 0,
+                     *         "importResultsCsv": "status,details,name*,displayName,description,testDefinition*,entityFQN*,testSuite,parameterValues,computePassedFailedRowCount,useDynamicAssertion,inspectionQuery,tags,glossaryTerms\r\nsuccess,Entity updated,order_count,,Orders per day in range,tableRowCountToBeBetween,acme_snowflake.ecommerce_dw.sales.fact_orders,,\"{\"\"name\"\":\"\"minValue\"\",\"\"value\"\":\"\"1\"\"};{\"\"name\"\":\"\"maxValue\"\",\"\"value\"\":\"\"100000\"\"}\",,,,,\r\n"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CsvImportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

@@ -14,7 +14,7 @@ import type { TestCaseResult } from '../domain/test-case-results.ts';
 import { ApiError } from '../http/errors.ts';
 import { detailsText } from '../openapi/validation-details.ts';
 import type { SideData, SideDataExport } from '../store/side-data.ts';
-import { declaredSideData } from '../store/side-data.ts';
+import { ANY_ENTITY, declaredSideData, ownerHolds } from '../store/side-data.ts';
 
 /** The export's side data, with the types of the groups the server declares. */
 export interface SideDataJson extends SideDataExport {
@@ -42,7 +42,7 @@ export function checkSideData(ctx: CatalogContext, value: unknown, typeOf: Reado
     const owner = areas[0]!.owner;
     for (const [id, raw] of Object.entries(entries)) {
       const where = `sideData.${group}.${id}`;
-      if (typeOf.get(id) !== owner) throw ApiError.badRequest(`${where}: ${id} is not the id of an exported ${owner}`);
+      if (!ownerHolds(owner, typeOf.get(id))) throw ApiError.badRequest(`${where}: ${id} is not the id of an exported ${owner === ANY_ENTITY ? 'entity' : owner}`);
       if (areas[0]!.field === undefined) {
         checkValue(areas[0]!, raw, where);
         continue;

@@ -1,8 +1,6 @@
-import request from 'supertest';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogApp } from '../app.ts';
-import { createApp } from '../app.ts';
-import { signToken } from '../auth/tokens.ts';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../test/kit.ts';
+import { startApp } from '../../test/kit.ts';
 import type { StateJson } from './state.ts';
 
 // A fixed clock: the demo catalog's `$ago` timestamps and the validation runs are then the same in
@@ -12,19 +10,13 @@ const DAY = 86_400_000;
 const ORDERS = 'acme_snowflake.ecommerce_dw.sales.fact_orders';
 const ROW_COUNT_TEST = `${ORDERS}.fact_orders_row_count`;
 
-let auth: string;
-beforeAll(async () => {
-  auth = `Bearer ${await signToken({ user: 'admin', role: 'Admin' })}`;
-});
+/** The side data groups that hold anything (every declared group is exported, empty or not). */
+const nonEmptyGroups = (sideData: StateJson['sideData']): string[] => Object.keys(sideData ?? {}).filter((group) => Object.keys(sideData![group]!).length > 0);
 
-const demo = () => createApp({ fixtures: 'default', now: () => NOW });
-const as = (catalog: CatalogApp) => ({
-  get: (path: string) => request(catalog.app).get(path).set('Authorization', auth),
-  put: (path: string, body: object) => request(catalog.app).put(path).set('Authorization', auth).send(body),
-});
-const exported = async (catalog: CatalogApp): Promise<StateJson> => (await request(catalog.app).get('/__admin/state')).body as StateJson;
-const tableId = (catalog: CatalogApp, fqn = ORDERS) => catalog.ctx.store.getByFqn('table', fqn)!.entity.id;
-const ownContractId = (catalog: CatalogApp) => [...catalog.ctx.store.all()].find((s) => s.type === 'dataContract' && s.entity.name === 'orders_contract')!.entity.id;
+const demo = () => startApp({ fixtures: 'default', at: NOW });
+const exported = async (catalog: TestApp): Promise<StateJson> => (await catalog.get('/__admin/state')).body as StateJson;
+const tableId = (catalog: TestApp, fqn = ORDERS) => catalog.ctx.store.getByFqn('table', fqn)!.entity.id;
+const ownContractId = (catalog: TestApp) => [...catalog.ctx.store.all()].find((s) => s.type === 'dataContract' && s.entity.name === 'orders_contract')!.entity.id;
 
 describe('state export: the side data travels with the entities', () => {
   it('an export holds the demo tables profiles, sample data, test case results and contract results', async () => {
@@ -38,12 +30,13 @@ describe('state export: the side data travels with the entities', () => {
     expect(orders.sampleData!.rows).toHaveLength(5);
     expect(orders.profilerConfig!.excludeColumns).toEqual(['product_sku']);
     expect(Object.values(side.testCaseResults).map((l) => l.length)).toEqual([5, 5, 5]);
-    // fact_orders and dim_customer: history + one validation; customer_360's local contract: one.
+    // fact_orders and dim_customer: history + one validation; customer_360's local contract: one validation + history;
+    // the Customer 360 data product's contract: history (82-data-contract-history.json).
     expect(
       Object.values(side.contractResults)
         .map((l) => l.length)
         .sort(),
-    ).toEqual([1, 4, 5]);
+    ).toEqual([4, 4, 4, 5]);
   });
 });
 
@@ -51,36 +44,34 @@ describe('state import: an export round trip is exact', () => {
   it('export → import into an empty server → export gives the same state, side data included', async () => {
     const source = await demo();
     // Side data written through the API after the start counts too.
-    await as(source).put(`/api/v1/dataQuality/testCases/testCaseResults/${ROW_COUNT_TEST}`, { timestamp: NOW - 1000, testCaseStatus: 'Failed', result: 'Found 0 rows.' });
+    await source.put(`/api/v1/dataQuality/testCases/testCaseResults/${ROW_COUNT_TEST}`, { timestamp: NOW - 1000, testCaseStatus: 'Failed', result: 'Found 0 rows.' });
     const before = await exported(source);
 
-    const target = await createApp({ fixtures: 'none', now: () => NOW });
-    const res = await request(target.app).put('/__admin/state').send(before);
+    const target = await startApp({ fixtures: 'none', at: NOW });
+    const res = await target.put('/__admin/state', before);
     expect(res.body).toEqual({ entities: before.entities.length });
     expect(await exported(target)).toEqual(before);
   });
 
   it('imported side data is served by the API with its values', async () => {
-    const target = await createApp({ fixtures: 'none', now: () => NOW });
-    await request(target.app)
-      .put('/__admin/state')
-      .send(await exported(await demo()));
+    const target = await startApp({ fixtures: 'none', at: NOW });
+    await target.put('/__admin/state', await exported(await demo()));
     const id = tableId(target);
-    const profiles = await as(target).get(`/api/v1/tables/${id}/tableProfile?startTs=0&endTs=${NOW}`);
+    const profiles = await target.get(`/api/v1/tables/${id}/tableProfile?startTs=0&endTs=${NOW}`);
     expect(profiles.body.data.map((p: { rowCount: number }) => p.rowCount)).toEqual([1_270_000, 1_248_500, 1_227_000, 1_205_500, 1_184_000]);
-    const sample = await as(target).get(`/api/v1/tables/${id}/sampleData`);
+    const sample = await target.get(`/api/v1/tables/${id}/sampleData`);
     expect(sample.body.rows[0]).toEqual([48211907, 20113842, 88123, 'TS-ORG-M-BLK', 2, 39.9, '2024-05-02T09:14:11Z']);
-    const runs = await as(target).get(`/api/v1/dataQuality/testCases/testCaseResults/${ROW_COUNT_TEST}?startTs=0&endTs=${NOW}`);
+    const runs = await target.get(`/api/v1/dataQuality/testCases/testCaseResults/${ROW_COUNT_TEST}?startTs=0&endTs=${NOW}`);
     expect(runs.body.data).toHaveLength(5);
-    const results = await as(target).get(`/api/v1/dataContracts/${ownContractId(target)}/results?limit=0&endTs=${NOW}`);
+    const results = await target.get(`/api/v1/dataContracts/${ownContractId(target)}/results?limit=0&endTs=${NOW}`);
     expect(results.body.data.map((r: { contractExecutionStatus: string }) => r.contractExecutionStatus)).toEqual(['Success', 'Success', 'Success', 'PartialSuccess', 'Success']);
   });
 
   it('an export without side data (older format) imports with none', async () => {
     const target = await demo();
     const { sideData: _dropped, ...old } = await exported(target);
-    await request(target.app).put('/__admin/state').send(old);
-    expect((await exported(target)).sideData).toEqual({ tables: {}, testCaseResults: {}, contractResults: {} });
+    await target.put('/__admin/state', old);
+    expect(nonEmptyGroups((await exported(target)).sideData)).toEqual([]);
   });
 
   it('side data that breaks its schema or names no exported entity is 400 and changes nothing', async () => {
@@ -91,7 +82,7 @@ describe('state import: an export round trip is exact', () => {
     const badKey = structuredClone(before);
     badKey.sideData!.testCaseResults[tableId(target)] = [];
     for (const body of [badProfile, badKey, { ...before, sideData: [] }]) {
-      const res = await request(target.app).put('/__admin/state').send(body);
+      const res = await target.put('/__admin/state', body);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe(400);
     }
@@ -103,25 +94,23 @@ describe('admin reset: the side data goes back to the fixtures', () => {
   it('reset drops side data written since the start, test case results included', async () => {
     const catalog = await demo();
     const before = await exported(catalog);
-    await as(catalog).put(`/api/v1/dataQuality/testCases/testCaseResults/${ROW_COUNT_TEST}`, { timestamp: NOW - 1000, testCaseStatus: 'Failed' });
-    await as(catalog).put(`/api/v1/tables/${tableId(catalog)}/sampleData`, { columns: ['order_id'], rows: [[1]] });
-    await request(catalog.app).post('/__admin/reset');
+    await catalog.put(`/api/v1/dataQuality/testCases/testCaseResults/${ROW_COUNT_TEST}`, { timestamp: NOW - 1000, testCaseStatus: 'Failed' });
+    await catalog.put(`/api/v1/tables/${tableId(catalog)}/sampleData`, { columns: ['order_id'], rows: [[1]] });
+    await catalog.post('/__admin/reset');
     // Fresh ids after a reset: compare the shape, then the values by FQN.
     const lengths = (state: StateJson) => Object.values(state.sideData!.testCaseResults).map((l) => l.length);
     const after = await exported(catalog);
     expect(lengths(after)).toEqual(lengths(before));
     expect(Object.keys(after.sideData!.tables)).toHaveLength(4);
-    const runs = await as(catalog).get(`/api/v1/dataQuality/testCases/testCaseResults/${ROW_COUNT_TEST}?startTs=0&endTs=${NOW}`);
+    const runs = await catalog.get(`/api/v1/dataQuality/testCases/testCaseResults/${ROW_COUNT_TEST}?startTs=0&endTs=${NOW}`);
     expect(runs.body.data.map((r: { testCaseStatus: string }) => r.testCaseStatus)).toEqual(['Success', 'Success', 'Success', 'Success', 'Success']);
-    expect((await as(catalog).get(`/api/v1/tables/${tableId(catalog)}/sampleData`)).body.rows).toHaveLength(5);
+    expect((await catalog.get(`/api/v1/tables/${tableId(catalog)}/sampleData`)).body.rows).toHaveLength(5);
   });
 
   it('reset with no fixtures leaves no side data at all', async () => {
-    const catalog = await createApp({ fixtures: 'none', now: () => NOW });
-    await request(catalog.app)
-      .put('/__admin/state')
-      .send(await exported(await demo()));
-    await request(catalog.app).post('/__admin/reset');
-    expect((await exported(catalog)).sideData).toEqual({ tables: {}, testCaseResults: {}, contractResults: {} });
+    const catalog = await startApp({ fixtures: 'none', at: NOW });
+    await catalog.put('/__admin/state', await exported(await demo()));
+    await catalog.post('/__admin/reset');
+    expect(nonEmptyGroups((await exported(catalog)).sideData)).toEqual([]);
   });
 });

@@ -10,7 +10,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOG_FORMATS } from '../http/request-log.ts';
-import { ListenError, startServer, type RunningServer } from '../server.ts';
+import { ListenError, startServer } from '../server.ts';
+import type { TestApp } from '../../test/kit.ts';
+import { startApp } from '../../test/kit.ts';
 import { main } from './main.ts';
 import { isLoopbackHost, SERVE_COMMAND } from './serve.ts';
 import { TOKEN_COMMAND } from './token.ts';
@@ -154,12 +156,9 @@ describe('usage errors: one line naming the problem and pointing at --help, exit
 describe('token: what a server started with the same --jwt-* options accepts', () => {
   const SECRET = 'cli-test-secret-0123456789abcdef0123456789abcdef';
   const FLAGS = ['--jwt-secret', SECRET, '--jwt-issuer', 'https://idp.test', '--jwt-audience', 'catalog-kit-test'];
-  let server: RunningServer;
+  let server: TestApp;
   beforeAll(async () => {
-    server = await startServer({ port: 0, host: '127.0.0.1', auth: { secret: SECRET, issuer: 'https://idp.test', audience: 'catalog-kit-test' }, log: () => {} });
-  });
-  afterAll(async () => {
-    await server?.close();
+    server = await startApp({ auth: { secret: SECRET, issuer: 'https://idp.test', audience: 'catalog-kit-test' } });
   });
 
   async function mint(...argv: string[]): Promise<string> {

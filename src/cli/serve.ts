@@ -40,6 +40,7 @@ export const SERVE_COMMAND: CommandSpec = {
     { name: 'jwt-audience', value: 'AUDIENCE', help: 'refuse tokens whose `aud` differs' },
     { name: 'insecure-dev-key', help: 'listen on a non-loopback --host with the public development key anyway: anyone who can reach the server can mint an Admin token' },
     { name: 'body-limit', value: 'SIZE', shownDefault: '1mb', help: 'largest accepted request body (e.g. 512kb, 5mb)' },
+    { name: 'max-events', value: 'N', shownDefault: '10000', help: 'change events (and feed notifications) kept; the oldest go first' },
   ],
   exitStatus:
     '0 stopped by Ctrl-C or SIGTERM; 1 could not start (port in use, unreadable fixtures, data file or key, a non-loopback --host with the development key); 2 wrong command line.',
@@ -61,6 +62,7 @@ interface ServeConfig {
   issuer: string | undefined;
   audience: string | undefined;
   bodyLimit: string | undefined;
+  maxEvents: number | undefined;
   insecureDevKey: boolean;
 }
 
@@ -75,6 +77,8 @@ function configFrom(args: ParsedOptions, env: NodeJS.ProcessEnv): ServeConfig {
   if (!(LOG_FORMATS as readonly string[]).includes(log)) throw new UsageError(`unknown --log "${log}" (expected ${LOG_FORMATS.join(', ')})`);
   const bodyLimit = args.string('body-limit');
   if (bodyLimit !== undefined && !/^\d+(\.\d+)?\s*(b|kb|mb|gb|tb|pb)?$/i.test(bodyLimit)) throw new UsageError(`--body-limit "${bodyLimit}" is not a size (e.g. 512kb, 5mb)`);
+  const maxEventsText = args.string('max-events');
+  if (maxEventsText !== undefined && !/^\d+$/.test(maxEventsText)) throw new UsageError(`--max-events "${maxEventsText}" is not a whole number`);
   const secret = args.string('jwt-secret');
   if (secret === '') throw new UsageError('--jwt-secret must not be empty');
   const publicKeyFile = args.string('jwt-public-key');
@@ -96,6 +100,7 @@ function configFrom(args: ParsedOptions, env: NodeJS.ProcessEnv): ServeConfig {
     issuer: args.string('jwt-issuer'),
     audience: args.string('jwt-audience'),
     bodyLimit,
+    maxEvents: maxEventsText === undefined ? undefined : Number(maxEventsText),
     insecureDevKey: args.flag('insecure-dev-key'),
   };
 }
@@ -226,6 +231,7 @@ async function serve(config: ServeConfig, io: Io): Promise<number> {
       profile: config.profile,
       auth,
       ...(config.bodyLimit !== undefined ? { bodyLimit: config.bodyLimit } : {}),
+      ...(config.maxEvents !== undefined ? { maxEvents: config.maxEvents } : {}),
     });
   } catch (error) {
     if (error instanceof ListenError) {

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signToken } from '../auth/tokens.ts';
-import type { RunningServer } from '../server.ts';
-import { startServer } from '../server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../test/kit.ts';
+import { startApp } from '../../test/kit.ts';
 import { createCatalogClient } from './index.ts';
 
-let server: RunningServer;
+let server: TestApp;
 let token: string;
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, fixtures: 'default' });
-  token = await signToken({ user: 'admin', role: 'Admin' });
+  server = await startApp({ fixtures: 'default' });
+  token = server.tokens.admin;
 });
-afterAll(() => server.close());
 
 describe('typed client: createCatalogClient against the in-process server', () => {
   it('reads an entity of the demo catalog by name, typed', async () => {

@@ -6,15 +6,14 @@
  * downloads no browser of its own. Where /usr/bin/chromium is absent the test is skipped, saying why.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
-import { signToken } from '../auth/tokens.ts';
+import type { TestApp } from '../../test/kit.ts';
+import { startApp } from '../../test/kit.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = [
@@ -32,7 +31,7 @@ const SKIPPED = `skipped: ${CHROMIUM} is absent (install Debian's chromium packa
 if (!available) console.warn(`docs browser test ${SKIPPED}`);
 
 describe.skipIf(!available)(`docs in headless Chromium (${available ? CHROMIUM : SKIPPED})`, () => {
-  let server: Server;
+  let catalog: TestApp;
   let base: string;
   let browser: BrowserContext;
   let profileDir: string;
@@ -42,11 +41,8 @@ describe.skipIf(!available)(`docs in headless Chromium (${available ? CHROMIUM :
   const errors: string[] = [];
 
   beforeAll(async () => {
-    const { app } = await createApp();
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    catalog = await startApp();
+    base = `http://127.0.0.1:${(catalog.server.address() as AddressInfo).port}`;
     profileDir = mkdtempSync(join(tmpdir(), 'ck-chromium-'));
     // A persistent context is how Playwright takes a --user-data-dir: a fresh one per run.
     browser = await chromium.launchPersistentContext(profileDir, {
@@ -67,7 +63,6 @@ describe.skipIf(!available)(`docs in headless Chromium (${available ? CHROMIUM :
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
     if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   });
 
@@ -122,7 +117,7 @@ describe.skipIf(!available)(`docs in headless Chromium (${available ? CHROMIUM :
     await expect(status.getAttribute('data-status')).resolves.toBe('401');
 
     await page.locator('#authorize').click();
-    await page.locator('#token').fill(`Bearer ${await signToken({ role: 'Admin' })}`);
+    await page.locator('#token').fill(`Bearer ${catalog.tokens.admin}`);
     await page.locator('#auth-form button[type=submit]').click();
     await expect(page.locator('#authorize').innerText()).resolves.toBe('Authorized');
     await op.locator('button[type=submit]').click();

@@ -1,7 +1,6 @@
-import request from 'supertest';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
+import { startApp } from '../../test/kit.ts';
 import { markdown, renderReferencePage } from './reference-page.ts';
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
@@ -23,8 +22,8 @@ function references(html: string): string[] {
 
 describe('docs: a reference page rendered here, which works offline, and the documents themselves', () => {
   it('/docs and /docs/ render every operation and tag of the document as HTML', async () => {
-    const { app, document } = await createApp();
-    const page = await request(app).get('/docs');
+    const { get, document } = await startApp();
+    const page = await get('/docs', '');
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html; charset=utf-8/);
     const ids = operationIds(document);
@@ -36,15 +35,15 @@ describe('docs: a reference page rendered here, which works offline, and the doc
     expect(page.text).toContain('id="schema-table"');
     expect(page.text).toContain('<a href="/docs/admin">Admin API</a>');
     expect(page.text).toContain('<a href="/openapi.json">openapi.json</a>');
-    const slash = await request(app).get('/docs/');
+    const slash = await get('/docs/', '');
     expect(slash.status).toBe(200);
     expect(slash.text).toBe(page.text);
   });
 
   it('/docs/admin renders the Admin API document, its "Try it" aimed at the server root', async () => {
-    const { app } = await createApp();
-    const admin = await request(app).get('/__admin/openapi.json');
-    const page = await request(app).get('/docs/admin');
+    const { get } = await startApp();
+    const admin = await get('/__admin/openapi.json', '');
+    const page = await get('/docs/admin', '');
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     for (const id of operationIds(admin.body)) expect(page.text).toContain(`id="op-${id}"`);
@@ -52,16 +51,16 @@ describe('docs: a reference page rendered here, which works offline, and the doc
     expect(page.text).toContain('"apiBase":""');
     expect(page.text).toContain('<a href="/docs">API reference</a>');
     expect(page.text).not.toContain('id="authorize"');
-    const main = await request(app).get('/docs');
+    const main = await get('/docs', '');
     expect(main.text).toContain('"apiBase":"/api"');
     expect(main.text).toContain('id="authorize"');
   });
 
   it('the pages load nothing and link nowhere off this server; URLs of the document are only shown as text', async () => {
-    const { app } = await createApp();
-    const documentText = JSON.stringify((await request(app).get('/openapi.json')).body) + JSON.stringify((await request(app).get('/__admin/openapi.json')).body);
+    const { get } = await startApp();
+    const documentText = JSON.stringify((await get('/openapi.json', '')).body) + JSON.stringify((await get('/__admin/openapi.json', '')).body);
     for (const path of ['/docs', '/docs/admin']) {
-      const html = (await request(app).get(path)).text;
+      const html = (await get(path, '')).text;
       const refs = references(html);
       expect(refs.length).toBeGreaterThan(10);
       expect(refs.filter((r) => !/^(\/(?!\/)|#|\?|data:)/.test(r))).toEqual([]);
@@ -73,19 +72,19 @@ describe('docs: a reference page rendered here, which works offline, and the doc
   });
 
   it('/docs/assets is gone with Swagger UI', async () => {
-    const { app } = await createApp();
-    expect((await request(app).get('/docs/assets/swagger-ui-bundle.js')).status).toBe(404);
+    const { get } = await startApp();
+    expect((await get('/docs/assets/swagger-ui-bundle.js', '')).status).toBe(404);
   });
 
   it('/openapi.json and /openapi.yaml serve the same document, pointed at this server', async () => {
-    const { app, document } = await createApp();
-    const json = await request(app).get('/openapi.json').set('Host', '127.0.0.1:9999');
+    const { get, document } = await startApp();
+    const json = await get('/openapi.json', '').set('Host', '127.0.0.1:9999');
     expect(Object.keys(json.body.paths)).toEqual(Object.keys(document.paths));
     expect(json.body.servers).toEqual([{ url: 'http://127.0.0.1:9999/api', description: 'this catalog-kit server' }]);
-    const yaml = await request(app).get('/openapi.yaml').set('Host', '127.0.0.1:9999');
+    const yaml = await get('/openapi.yaml', '').set('Host', '127.0.0.1:9999');
     expect(yaml.headers['content-type']).toContain('application/yaml');
     expect(parse(yaml.text)).toEqual(json.body);
-    const admin = await request(app).get('/__admin/openapi.json');
+    const admin = await get('/__admin/openapi.json', '');
     expect(Object.keys(admin.body.paths)).toContain('/__admin/reset');
   });
 });

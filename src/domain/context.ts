@@ -8,9 +8,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Profile } from '../config/profiles.ts';
+import type { CsvHook } from '../csv/hook.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import { EntityStore } from '../store/entity-store.ts';
-import type { CreateRequest, Entity } from './entity.ts';
+import type { ChangeEvent, CreateRequest, Entity } from './entity.ts';
 import type { ErrorDetail } from './errors.ts';
 
 export interface SchemaValidators {
@@ -26,9 +27,22 @@ export interface CatalogContext {
   readonly validators: SchemaValidators;
   /** The kinds served, each with its row and hooks (src/kinds/index.ts). */
   readonly kinds: KindRegistry;
+  /** Change events (src/events/): how many are kept, and who hears of each one recorded. */
+  readonly events: ChangeEventSettings;
   now(): number;
   newId(): string;
 }
+
+/** What the change events of a context are kept and sent to (docs/behaviour.md "Events"). */
+interface ChangeEventSettings {
+  /** The most change events kept, and the most feed notifications; the oldest go first. */
+  readonly max: number;
+  /** Called with each change event once it is recorded (the webhook sender queues it); an exception is not the write's. */
+  readonly listeners: Set<(event: ChangeEvent) => void>;
+}
+
+/** The default of `ChangeEventSettings.max` (`serve --max-events`). */
+const DEFAULT_MAX_EVENTS = 10_000;
 
 /** The kinds a context serves (src/kinds/registry.ts builds one from a list of kinds). */
 export interface KindRegistry {
@@ -50,6 +64,8 @@ export interface CatalogContextOptions {
   /** Clock (epoch ms) and id source; default the system clock and random UUIDs. */
   readonly now?: (() => number) | undefined;
   readonly newId?: (() => string) | undefined;
+  /** The most change events kept (default 10,000). */
+  readonly maxEvents?: number | undefined;
 }
 
 /** A catalog context with an empty store. */
@@ -59,6 +75,7 @@ export function createCatalogContext(options: CatalogContextOptions): CatalogCon
     profile: options.profile,
     validators: options.validators,
     kinds: options.kinds,
+    events: { max: options.maxEvents ?? DEFAULT_MAX_EVENTS, listeners: new Set() },
     now: options.now ?? (() => Date.now()),
     newId: options.newId ?? randomUUID,
   };
@@ -124,14 +141,28 @@ export interface Kind {
   readonly immutableFields?: readonly string[];
   /** Defaults a new entity gets when the request leaves them out. */
   readonly defaults?: Readonly<Record<string, unknown>>;
+  /** A delete is always for good, as if `hardDelete=true` were given (event subscriptions). */
+  readonly hardDeleteOnly?: boolean;
 
   // Hooks: what is particular about the kind. Each is optional; without it the generic rule applies.
+
+  /**
+   * The create request in the fields the entity keeps, for create and upsert alike, when they
+   * differ (an event subscription's `resources` are kept as `filteringRules.resources`). Returns a
+   * new request; the one given is not changed.
+   */
+  fromRequest?(request: CreateRequest, ctx: CatalogContext): CreateRequest;
 
   /**
    * The FQN of a new entity (and any fields it derives) when it is not `<parent FQN>.<name>`, or
    * the quoted name for a kind without parents.
    */
   fqn?(request: CreateRequest, entity: Entity, ctx: CatalogContext): string;
+  /**
+   * Sets the fields a create or upsert request names in terms the store does not hold as entities
+   * (a user's role names → role references); runs once the request's references are resolved; throws to refuse.
+   */
+  resolveRequest?(request: CreateRequest, entity: Entity, ctx: CatalogContext): void;
   /** Checks a new entity (its FQN set, its references resolved) before it is stored; throws to refuse. */
   beforeCreate?(entity: Entity, ctx: CatalogContext): void;
   /** Checks before an entity is deleted, soft or hard; throws to refuse. */
@@ -162,4 +193,15 @@ export interface Kind {
   asLabel?(stored: StoredEntity, ctx: CatalogContext): { exclusiveGroup?: string };
   /** The kind of the catalog's users: followers and voters are entities of this kind. Exactly one kind. */
   readonly principal?: boolean;
+  /**
+   * CSV export and import of what an entity of this kind holds: its columns and rows
+   * (`/name/{fqn}/export`, `/import`; src/csv/hook.ts, docs/behaviour.md "CSV import and export").
+   */
+  readonly csv?: CsvHook;
+  /**
+   * Entities of this kind can be the ends of lineage edges (docs/behaviour.md "Lineage"): the names,
+   * relative to the entity's FQN, of the parts column-level lineage may name on one (columns,
+   * fields, charts, features). A kind without it takes no part in lineage.
+   */
+  lineageChildren?(entity: Entity): readonly string[];
 }

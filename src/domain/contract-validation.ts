@@ -34,7 +34,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const UNIT_MS: Record<string, number> = { minute: 60_000, hour: HOUR, day: DAY, week: 7 * DAY, month: 30 * DAY, year: 365 * DAY };
 
-function schemaBlock(contract: Entity, target: Entity): Schemas['SchemaValidation'] {
+export function schemaBlock(contract: Entity, target: Entity): Schemas['SchemaValidation'] {
   const expected = (contract.schema as { name: string; dataType: string }[] | undefined) ?? [];
   const actual = new Map(columnsOf(target).map((c) => [c.name, c.dataType.toUpperCase()]));
   const failedFields = expected.filter((c) => actual.get(c.name) !== c.dataType.toUpperCase()).map((c) => c.name);

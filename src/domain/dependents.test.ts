@@ -2,29 +2,16 @@
  * What goes with an entity removed for good (src/domain/dependents.ts), through the domain API:
  * the test cases and the data contract of a table, and the labels of a tag.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { profileByName } from '../config/profiles.ts';
-import { KINDS } from '../kinds/index.ts';
-import { kindRegistry } from '../kinds/registry.ts';
-import { compiledValidators } from '../openapi/compiled.ts';
-import { loadDocument } from '../openapi/document.ts';
-import { createSchemaValidators } from '../openapi/schema-validators.ts';
-import type { CatalogContext, SchemaValidators } from './context.ts';
-import { createCatalogContext } from './context.ts';
+import { describe, expect, it } from 'vitest';
+import { domainContext } from '../../test/kit.ts';
+import type { CatalogContext } from './context.ts';
 import type { CreateRequest, TagLabel } from './entity.ts';
 import { createEntity, hardDelete, softDelete } from './lifecycle.ts';
 
 const USER = 'admin';
-let validators: SchemaValidators;
-
-beforeAll(async () => {
-  const profile = profileByName('contract');
-  validators = createSchemaValidators(await loadDocument(profile), compiledValidators(), profile.name);
-});
-
 /** A fresh catalog with a database service → database → schema to hang tables on. */
-function catalog(): CatalogContext {
-  const ctx = createCatalogContext({ profile: profileByName('contract'), validators, kinds: kindRegistry(KINDS) });
+async function catalog(): Promise<CatalogContext> {
+  const ctx = await domainContext();
   create(ctx, 'databaseService', { name: 'svc', serviceType: 'Mysql', connection: { config: { type: 'Mysql' } } });
   create(ctx, 'database', { name: 'db', service: 'svc' });
   create(ctx, 'databaseSchema', { name: 'sch', database: 'svc.db' });
@@ -54,8 +41,8 @@ describe('a table removed for good takes its test cases and data contract with i
   it.each([
     { given: 'hard delete of the table', hard: true, want: [false, false, false] },
     { given: 'soft delete of the table (a restore finds them again)', hard: false, want: [true, true, true] },
-  ])('$given → test cases and contract present: $want', ({ hard, want }) => {
-    const ctx = catalog();
+  ])('$given → test cases and contract present: $want', async ({ hard, want }) => {
+    const ctx = await catalog();
     const { table, dependents } = tableWithDependents(ctx, 'orders');
     const kept = tableWithDependents(ctx, 'customers');
     const stored = ctx.store.get(table)!;
@@ -65,8 +52,8 @@ describe('a table removed for good takes its test cases and data contract with i
     expect(present(ctx, [kept.table, ...kept.dependents])).toEqual([true, true, true, true]);
   });
 
-  it('a recursive hard delete of the service takes the tables and, with each, its test cases and contract', () => {
-    const ctx = catalog();
+  it('a recursive hard delete of the service takes the tables and, with each, its test cases and contract', async () => {
+    const ctx = await catalog();
     const { table, dependents } = tableWithDependents(ctx, 'orders');
     hardDelete(ctx, ctx.kinds.of('databaseService'), ctx.store.getByFqn('databaseService', 'svc')!, true);
     expect(present(ctx, [table, ...dependents])).toEqual([false, false, false, false]);
@@ -75,8 +62,8 @@ describe('a table removed for good takes its test cases and data contract with i
 });
 
 describe('a tag removed for good leaves the entities that carried it', () => {
-  it('its labels leave the table and its columns; the other labels and the version stay', () => {
-    const ctx = catalog();
+  it('its labels leave the table and its columns; the other labels and the version stay', async () => {
+    const ctx = await catalog();
     create(ctx, 'classification', { name: 'Sensitivity' });
     const secret = create(ctx, 'tag', { name: 'Secret', classification: 'Sensitivity' });
     create(ctx, 'tag', { name: 'Public', classification: 'Sensitivity' });

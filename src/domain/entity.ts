@@ -21,15 +21,18 @@ export type CreateRequest = Schemas['CreateEntityBase'] & { [field: string]: unk
 /** Fields the server owns: a client cannot set them through PUT or PATCH. */
 export const SYSTEM_FIELDS = new Set(['id', 'fullyQualifiedName', 'version', 'updatedAt', 'updatedBy', 'href', 'deleted', 'changeDescription', 'incrementalChangeDescription']);
 
-/** A reference to an entity, as other entities carry it (docs/behaviour.md "Reading"). */
+/**
+ * A reference to an entity, as other entities carry it (docs/behaviour.md "Reading"): its
+ * `displayName` is the entity's, else its name (OpenMetadata's `EntityInterface.getEntityReference`);
+ * responses add its `href` (src/domain/projection.ts).
+ */
 export function referenceTo(type: string, entity: Entity): EntityReference {
-  const ref: EntityReference = {
+  return {
     id: entity.id,
     type,
     name: entity.name,
     fullyQualifiedName: entity.fullyQualifiedName,
+    displayName: typeof entity.displayName === 'string' && entity.displayName !== '' ? entity.displayName : entity.name,
     deleted: entity.deleted,
   };
-  if (typeof entity.displayName === 'string') ref.displayName = entity.displayName;
-  return ref;
 }

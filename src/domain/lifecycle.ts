@@ -14,12 +14,14 @@ import { addToFqn, quoteName } from '../resources/fqn.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext, Kind } from './context.ts';
 import { removeForGood } from './dependents.ts';
-import type { CreateRequest, Entity, EntityReference, TagLabel } from './entity.ts';
+import type { ChangeDescription, CreateRequest, Entity, EntityReference, TagLabel } from './entity.ts';
 import { SYSTEM_FIELDS, referenceTo } from './entity.ts';
 import { findLive, resolvePatchedRefs, resolveRequestRefs, resolveTagLabels } from './references.ts';
 import { mergeConnection } from './secrets.ts';
 import { INITIAL_VERSION, describeChange, isEmptyChange, isMajorChange, nextMajor, nextMinor } from './versioning.ts';
 import { detailsText } from '../openapi/validation-details.ts';
+import { checkExtension } from '../types/entity-types.ts';
+import { recordChange } from '../events/change-events.ts';
 
 export type UpsertOutcome = 'created' | 'updated' | 'unchanged';
 
@@ -69,7 +71,10 @@ function prepare(ctx: CatalogContext, def: Kind, request: CreateRequest, user: s
     }
   }
   Object.assign(entity, resolveRequestRefs(ctx, def, request, parentFields));
+  def.resolveRequest?.(request, entity, ctx);
   if (Array.isArray(request.tags)) entity.tags = resolveTagLabels(ctx, request.tags as TagLabel[]);
+  // Custom property values, checked against the type's properties (docs/behaviour.md "Custom properties").
+  if (entity.extension !== undefined) entity.extension = checkExtension(ctx, def, entity.extension) as Entity['extension'];
   if (Array.isArray(entity.columns)) resolveColumnTags(ctx, entity.columns);
 
   entity.fullyQualifiedName = def.fqn ? def.fqn(request, entity, ctx) : parent ? addToFqn(parent.entity.fullyQualifiedName, request.name) : quoteName(request.name);
@@ -90,23 +95,39 @@ function resolveColumnTags(ctx: CatalogContext, columns: unknown[]): void {
 }
 
 /** POST (docs/behaviour.md "Create"): 409 when the FQN exists in its kind, soft-deleted included. */
-export function createEntity(ctx: CatalogContext, def: Kind, request: CreateRequest, user: string): StoredEntity {
+export function createEntity(ctx: CatalogContext, def: Kind, given: CreateRequest, user: string): StoredEntity {
+  const request = def.fromRequest ? def.fromRequest(given, ctx) : given;
   const { entity, parent } = prepare(ctx, def, request, user);
   if (ctx.store.getByFqn(def.type, entity.fullyQualifiedName)) throw CatalogError.alreadyExists();
   def.beforeCreate?.(entity, ctx);
-  return ctx.store.insert(def.type, entity, parent?.entity.id);
+  return created(ctx, ctx.store.insert(def.type, entity, parent?.entity.id), user);
+}
+
+/** A new entity is in the store: its change event (docs/behaviour.md "Events"). */
+function created(ctx: CatalogContext, stored: StoredEntity, user: string): StoredEntity {
+  recordChange(ctx, { eventType: 'entityCreated', stored, user, previousVersion: stored.entity.version });
+  return stored;
 }
 
 /**
  * PUT (docs/behaviour.md "Upsert"): keyed by FQN; creates, updates or leaves
  * unchanged; restores a soft-deleted entity (and what its recursive delete took) first. Never 409.
  */
-export function upsertEntity(ctx: CatalogContext, def: Kind, request: CreateRequest, user: string): { stored: StoredEntity; outcome: UpsertOutcome } {
+export function upsertEntity(
+  ctx: CatalogContext,
+  def: Kind,
+  given: CreateRequest,
+  user: string,
+  /** Checks the entity the request names as it is (undefined: none yet) before anything is written; throws to refuse (`If-Match`). */
+  precondition?: (existing: StoredEntity | undefined) => void,
+): { stored: StoredEntity; outcome: UpsertOutcome } {
+  const request = def.fromRequest ? def.fromRequest(given, ctx) : given;
   const { entity: candidate, parent } = prepare(ctx, def, request, user);
   const existing = ctx.store.getByFqn(def.type, candidate.fullyQualifiedName);
+  precondition?.(existing);
   if (!existing) {
     def.beforeCreate?.(candidate, ctx);
-    return { stored: ctx.store.insert(def.type, candidate, parent?.entity.id), outcome: 'created' };
+    return { stored: created(ctx, ctx.store.insert(def.type, candidate, parent?.entity.id), user), outcome: 'created' };
   }
   // Everything the request changes is worked out (and checked) before anything is written, so a
   // bad request leaves even a soft-deleted entity as it was.
@@ -122,13 +143,30 @@ export function upsertEntity(ctx: CatalogContext, def: Kind, request: CreateRequ
     else updates[target] = structuredClone(value);
   }
   let outcome: UpsertOutcome = 'unchanged';
+  const previousVersion = existing.entity.version;
+  const changes: ChangeDescription[] = [];
   if (existing.entity.deleted) {
     restoreTree(ctx, existing, user);
+    changes.push(existing.entity.changeDescription as ChangeDescription);
     outcome = 'updated';
   }
   const next: Entity = { ...structuredClone(existing.entity), ...updates };
-  if (applyChange(ctx, def, existing, next, user)) outcome = 'updated';
+  if (commitChange(ctx, def, existing, next, user)) {
+    changes.push(existing.entity.changeDescription as ChangeDescription);
+    outcome = 'updated';
+  }
+  // One event for the request, restore and update together (docs/behaviour.md "Events").
+  if (outcome === 'updated') recordChange(ctx, { eventType: 'entityUpdated', stored: existing, user, previousVersion, changeDescription: mergeChanges(changes, previousVersion) });
   return { stored: existing, outcome };
+}
+
+function mergeChanges(changes: readonly ChangeDescription[], previousVersion: number): ChangeDescription {
+  return {
+    fieldsAdded: changes.flatMap((c) => c.fieldsAdded),
+    fieldsUpdated: changes.flatMap((c) => c.fieldsUpdated),
+    fieldsDeleted: changes.flatMap((c) => c.fieldsDeleted),
+    previousVersion,
+  };
 }
 
 function isEmpty(value: unknown): boolean {
@@ -144,9 +182,18 @@ function mergeTags(current: unknown, incoming: TagLabel[]): TagLabel[] {
 
 /**
  * Stores `next` as a new version when it differs from the current one: +0.1, or +1.0 for a major
- * change; nothing at all (same version, same updatedAt) when it does not. Returns whether it changed.
+ * change; nothing at all (same version, same updatedAt) when it does not. Returns whether it
+ * changed; a change records its event (`entityUpdated`, docs/behaviour.md "Events").
  */
 export function applyChange(ctx: CatalogContext, def: Kind, stored: StoredEntity, next: Entity, user: string): boolean {
+  const previousVersion = stored.entity.version;
+  if (!commitChange(ctx, def, stored, next, user)) return false;
+  recordChange(ctx, { eventType: 'entityUpdated', stored, user, previousVersion, changeDescription: stored.entity.changeDescription as ChangeDescription });
+  return true;
+}
+
+/** `applyChange` without the event: the caller records one for its whole request. */
+function commitChange(ctx: CatalogContext, def: Kind, stored: StoredEntity, next: Entity, user: string): boolean {
   const before = stored.entity;
   const change = describeChange(before, next);
   if (isEmptyChange(change)) {
@@ -195,6 +242,8 @@ export function patchEntity(ctx: CatalogContext, def: Kind, stored: StoredEntity
   const problems = ctx.validators.validate(def.schema, patched);
   if (problems.length) throw CatalogError.badRequest(`Invalid ${def.type} after patch: ${detailsText(problems)}`, problems);
   resolvePatchedRefs(ctx, def, patched);
+  if (JSON.stringify(patched.extension) !== JSON.stringify(stored.entity.extension))
+    patched.extension = checkExtension(ctx, def, patched.extension, stored.entity.extension) as Entity['extension'];
   applyChange(ctx, def, stored, patched, user);
   return stored;
 }
@@ -226,12 +275,15 @@ function checkDeletable(ctx: CatalogContext, def: Kind, stored: StoredEntity, re
 export function softDelete(ctx: CatalogContext, def: Kind, stored: StoredEntity, recursive: boolean, user: string): StoredEntity {
   if (stored.entity.deleted) return stored;
   checkDeletable(ctx, def, stored, recursive);
+  const previousVersion = stored.entity.version;
   for (const child of ctx.store.descendants(stored.entity.id)) {
     if (child.entity.deleted) continue;
     setDeleted(ctx, child, true, user);
     child.deletedBy = stored.entity.id;
   }
   setDeleted(ctx, stored, true, user);
+  // One event, about the entity the request names (docs/behaviour.md "Events").
+  recordChange(ctx, { eventType: 'entitySoftDeleted', stored, user, previousVersion, changeDescription: stored.entity.changeDescription as ChangeDescription });
   return stored;
 }
 
@@ -239,10 +291,11 @@ export function softDelete(ctx: CatalogContext, def: Kind, stored: StoredEntity,
  * Hard delete (docs/behaviour.md "Delete and restore"): the entity and, when recursive, every
  * descendant are gone, each with what cannot outlive it (src/domain/dependents.ts).
  */
-export function hardDelete(ctx: CatalogContext, def: Kind, stored: StoredEntity, recursive: boolean): Entity {
+export function hardDelete(ctx: CatalogContext, def: Kind, stored: StoredEntity, recursive: boolean, user = stored.entity.updatedBy): Entity {
   checkDeletable(ctx, def, stored, recursive);
   for (const child of ctx.store.descendants(stored.entity.id)) removeForGood(ctx, child);
   removeForGood(ctx, stored);
+  recordChange(ctx, { eventType: 'entityDeleted', stored, user, previousVersion: stored.entity.version });
   return stored.entity;
 }
 
@@ -266,6 +319,8 @@ export function restoreEntity(ctx: CatalogContext, def: Kind, id: string, user: 
   if (parent?.entity.deleted) {
     throw CatalogError.badRequest(`Cannot restore ${def.type} ${stored.entity.fullyQualifiedName}: its parent ${parent.type} ${parent.entity.fullyQualifiedName} is deleted`);
   }
+  const previousVersion = stored.entity.version;
   restoreTree(ctx, stored, user);
+  recordChange(ctx, { eventType: 'entityRestored', stored, user, previousVersion, changeDescription: stored.entity.changeDescription as ChangeDescription });
   return stored;
 }

@@ -39,6 +39,8 @@ export function matchesInclude(entity: Entity, include: Include): boolean {
 }
 
 export function listEntities(ctx: CatalogContext, def: Kind, query: ListQuery): { items: StoredEntity[]; paging: Paging } {
+  // The HTTP layer's validator refuses these first; a caller of the domain API gets the same answer.
+  if (!Number.isInteger(query.limit) || query.limit < 0) throw CatalogError.badRequest(`limit must be an integer >= 0, got ${query.limit}`);
   if (query.before !== undefined && query.after !== undefined) throw CatalogError.badRequest('Only one of before or after query parameter allowed');
   const keys = ctx.store.orderedKeys(def.type);
   const prefixParam = def.prefixFilters?.find((f) => typeof query.filters[f] === 'string' && query.filters[f] !== '');

@@ -1,19 +1,25 @@
 /**
  * What a response shows of a stored entity (docs/behaviour.md "Reading"): relationship fields only when
  * asked for with `fields=` (GET and list), everything after a write; `href` from the request's base
- * URL; connection secrets masked in the `contract` profile.
+ * URL, on the entity and on every reference it carries; connection secrets masked in the `contract`
+ * profile; and the entity's tag for conditional requests (docs/behaviour.md "Conditional requests").
  */
+import { createHash } from 'node:crypto';
 import { CatalogError } from './errors.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
-import type { CatalogContext, Kind } from './context.ts';
-import type { Entity } from './entity.ts';
+import type { CatalogContext, Kind, KindRegistry } from './context.ts';
+import type { Entity, EntityReference } from './entity.ts';
 import { referenceTo } from './entity.ts';
 import { maskConnection } from './secrets.ts';
 
 /** `all`: every field (write responses); otherwise the relationship fields asked for. */
 export type FieldSelection = 'all' | ReadonlySet<string>;
 
-/** Parses `fields=a,b` against what the kind allows: 400 `Invalid field name x`. */
+/**
+ * Parses `fields=a,b`: any property of the kind's entity schema in the document, or a relationship
+ * field of the kind (OpenMetadata's `EntityRepository.allowedFields`, every property of the entity
+ * class); anything else is 400 `Invalid field name x`.
+ */
 export function parseFields(ctx: CatalogContext, def: Kind, raw: unknown): FieldSelection {
   if (raw === undefined || raw === '') return new Set();
   const names = String(raw)
@@ -21,8 +27,8 @@ export function parseFields(ctx: CatalogContext, def: Kind, raw: unknown): Field
     .map((f) => f.trim())
     .filter((f) => f !== '');
   if (names.includes('*')) return 'all';
-  const allowed = new Set([...ctx.validators.propertyNames(def.schema), ...def.relationshipFields]);
-  for (const name of names) if (!allowed.has(name)) throw CatalogError.badRequest(`Invalid field name ${name}`);
+  const schemaFields = ctx.validators.propertyNames(def.schema);
+  for (const name of names) if (!schemaFields.has(name) && !def.relationshipFields.includes(name)) throw CatalogError.badRequest(`Invalid field name ${name}`);
   return new Set(names);
 }
 
@@ -49,6 +55,88 @@ export function render(ctx: CatalogContext, def: Kind, stored: StoredEntity, fie
   }
   if (fields !== 'all') for (const field of def.emptyArrays) if (!def.relationshipFields.includes(field)) out[field] ??= [];
   if (ctx.profile.maskSecrets && out.connection !== undefined) out.connection = maskConnection(out.connection);
+  addReferenceHrefs(ctx.kinds, out, baseUrl);
   out.href = `${baseUrl}/v1/${def.collection}/${source.id}`;
   return out;
+}
+
+/** Fields whose values are history or free-form: their references are left as they were written. */
+const NOT_WALKED = new Set(['changeDescription', 'incrementalChangeDescription', 'extension', 'href']);
+
+const collections = new WeakMap<KindRegistry, ReadonlyMap<string, string>>();
+
+/** Entity type → collection path of the kinds served. */
+function collectionsOf(kinds: KindRegistry): ReadonlyMap<string, string> {
+  let map = collections.get(kinds);
+  if (!map) collections.set(kinds, (map = new Map(kinds.all.map((kind) => [kind.type, kind.collection]))));
+  return map;
+}
+
+/**
+ * Every reference the rendered entity carries gets its own `href` (OpenMetadata's
+ * `EntityUtil.populateEntityReferences`; docs/behaviour.md "Reading"): a field holding one, a list
+ * of them, or an object holding them (`votes.upVoters`). The stored references are not changed:
+ * each is copied.
+ */
+function addReferenceHrefs(kinds: KindRegistry, out: Entity, baseUrl: string): void {
+  const known = collectionsOf(kinds);
+  const withHref = (value: unknown): unknown => {
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      value.forEach((item, index) => {
+        const next = withHref(item);
+        if (next !== item) (copy ??= [...value])[index] = next;
+      });
+      return copy ?? value;
+    }
+    if (value === null || typeof value !== 'object') return value;
+    const ref = value as Partial<EntityReference>;
+    if (typeof ref.id !== 'string' || typeof ref.type !== 'string') return value;
+    const collection = known.get(ref.type);
+    return collection === undefined ? value : { ...ref, href: `${baseUrl}/v1/${collection}/${ref.id}` };
+  };
+  for (const [key, value] of Object.entries(out)) {
+    if (NOT_WALKED.has(key) || value === null || typeof value !== 'object') continue;
+    let next = withHref(value);
+    if (next === value && !Array.isArray(value)) {
+      // An object holding references (`votes`): one level down.
+      let copy: Record<string, unknown> | undefined;
+      for (const [inner, item] of Object.entries(value)) {
+        if (item === null || typeof item !== 'object') continue;
+        const changed = withHref(item);
+        if (changed !== item) (copy ??= { ...(value as Record<string, unknown>) })[inner] = changed;
+      }
+      next = copy ?? value;
+    }
+    if (next !== value) out[key] = next;
+  }
+}
+
+const tags = new WeakMap<Entity, string>();
+
+/**
+ * The entity's tag (docs/behaviour.md "Conditional requests"): weak, `W/"<version>-<updatedAt>-<digest>"`,
+ * where the digest covers the whole stored entity, so that a change that keeps the version (a
+ * follower, a vote, a label dropped with its tag) changes the tag too. Stored entities are replaced,
+ * never changed in place (src/persistence/changes.ts), so a tag is computed once per state.
+ */
+export function entityTag(stored: StoredEntity): string {
+  const entity = stored.entity;
+  let tag = tags.get(entity);
+  if (tag === undefined) {
+    const digest = createHash('sha1').update(JSON.stringify(entity)).digest('base64url').slice(0, 12);
+    tags.set(entity, (tag = `W/"${entity.version}-${entity.updatedAt}-${digest}"`));
+  }
+  return tag;
+}
+
+/**
+ * Whether an answer with these fields shows only what the stored entity holds, so that the
+ * entity's tag identifies it. Relationship fields computed elsewhere (children, a table's
+ * profile, a user's teams) change without the entity: such an answer is tagged by its content.
+ */
+export function taggedByEntity(def: Kind, fields: FieldSelection): boolean {
+  if (!def.childFields && !def.extraFields) return true;
+  const computed = (field: string): boolean => def.childFields?.[field] !== undefined || def.extraFields?.[field] !== undefined;
+  return fields === 'all' ? !def.relationshipFields.some(computed) : ![...fields].some(computed);
 }

@@ -7,6 +7,7 @@
 import { CatalogError } from './errors.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import { sideSeries, sideValue } from '../store/side-data.ts';
+import type { SideData } from '../store/side-data.ts';
 import type { CatalogContext } from './context.ts';
 import type { Entity, Paging, Schemas } from './entity.ts';
 import { timeRange, upsertByTimestamp } from './time-series.ts';
@@ -148,4 +149,23 @@ export function listProfiles(
         ? (ctx.store.getSide(SYSTEM_PROFILES, tableId) ?? [])
         : (ctx.store.getSide(COLUMN_PROFILES, tableId) ?? []).filter((p) => column === undefined || p.name === column);
   return timeRange(source, range);
+}
+
+/**
+ * `DELETE /v1/tables/{fqn}/{entityType}/{timestamp}/profile` (docs/behaviour.md "Table data";
+ * OpenMetadata's TableRepository `deleteTableProfile`): removes the profiles at that timestamp — a
+ * table's table profile with its system profiles, a column's column profile, or the system
+ * profiles. Returns how many were removed.
+ */
+export function deleteProfilesAt(ctx: CatalogContext, tableId: string, kind: ProfileKind, timestamp: number, column?: string): number {
+  if (kind === 'column') return dropProfiles(ctx, COLUMN_PROFILES, tableId, (p) => p.timestamp !== timestamp || p.name !== column);
+  const system = dropProfiles(ctx, SYSTEM_PROFILES, tableId, (p) => p.timestamp !== timestamp);
+  return kind === 'table' ? system + dropProfiles(ctx, TABLE_PROFILES, tableId, (p) => p.timestamp !== timestamp) : system;
+}
+
+function dropProfiles<T extends { timestamp: number }>(ctx: CatalogContext, area: SideData<readonly T[]>, tableId: string, keep: (profile: T) => boolean): number {
+  const list = ctx.store.getSide(area, tableId) ?? [];
+  const kept = list.filter(keep);
+  if (kept.length !== list.length) ctx.store.setSide(area, tableId, kept.length ? kept : undefined);
+  return list.length - kept.length;
 }

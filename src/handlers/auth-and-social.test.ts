@@ -3,16 +3,15 @@
  * "Authentication") and the basics of followers and votes (contract "Followers and votes";
  * docs/behaviour.md "Followers and votes"): they never change the version.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Api, Body } from './lifecycle-test-kit.ts';
-import { createOne, expectError, kind, startApi, v1 } from './lifecycle-test-kit.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp, Body } from '../../test/kit.ts';
+import { createOne, expectError, kind, startApp, tokenFor, v1 } from '../../test/kit.ts';
 import { signToken } from '../auth/tokens.ts';
 
-let api: Api;
+let api: TestApp;
 beforeAll(async () => {
-  api = await startApi();
+  api = await startApp();
 });
-afterAll(() => api.close());
 
 describe('every request needs a valid token (401); the role decides what it may do (403)', () => {
   it('a request without a token, with a malformed one or one signed with another key answers 401', async () => {
@@ -29,7 +28,7 @@ describe('every request needs a valid token (401); the role decides what it may 
   });
 
   it('DataConsumer reads but gets 403 on create, PUT, PATCH, delete and restore; nothing changes', async () => {
-    const consumer = await api.tokenFor('DataConsumer', 'carol');
+    const consumer = await tokenFor('DataConsumer', 'carol');
     const { entity, scope } = await createOne(api, kind('dashboard'));
     expect((await api.get(v1('dashboards', `/${String(entity.id)}`), consumer)).status).toBe(200);
     expectError(await api.post(v1('dashboards'), scope.request('new'), consumer), 403, 'FORBIDDEN', "Principal: CatalogPrincipal{name='carol'} operations [Create] not allowed");
@@ -41,7 +40,7 @@ describe('every request needs a valid token (401); the role decides what it may 
   });
 
   it('DataSteward creates and edits but gets 403 on delete', async () => {
-    const steward = await api.tokenFor('DataSteward', 'steve');
+    const steward = await tokenFor('DataSteward', 'steve');
     const scope = await kind('topic').scope(api);
     const created = await api.post(v1('topics'), scope.request('t'), steward);
     expect(created.status).toBe(201);
@@ -65,7 +64,7 @@ describe('followers and votes attach to an entity without changing its version',
     ['pipelines', 'pipeline'],
   ] as const)('PUT /%s/{id}/followers adds the user once; DELETE removes it; version stays 0.1', async (collection, type) => {
     const { entity } = await createOne(api, kind(type));
-    const reader = await api.tokenFor('DataConsumer', 'fan');
+    const reader = await tokenFor('DataConsumer', 'fan');
     const me = await api.get(v1('users', '/name/fan'), reader);
     expect(me.status).toBe(200);
     const userId = String(me.body.id);
@@ -101,7 +100,7 @@ describe('followers and votes attach to an entity without changing its version',
   ] as const)('PUT /%s/{id}/vote counts up and down votes per user, exclusive, version unchanged', async (collection, type) => {
     const { entity } = await createOne(api, kind(type));
     const path = v1(collection, `/${String(entity.id)}/vote`);
-    const voter = await api.tokenFor('DataConsumer', 'voter');
+    const voter = await tokenFor('DataConsumer', 'voter');
     expect((await api.put(path, { updatedVoteType: 'votedUp' })).body.votes).toMatchObject({ upVotes: 1, downVotes: 0 });
     const down = await api.put(path, { updatedVoteType: 'votedDown' }, voter);
     expect(down.body.votes).toMatchObject({ upVotes: 1, downVotes: 1 });
@@ -113,7 +112,7 @@ describe('followers and votes attach to an entity without changing its version',
   });
 
   it('profile openmetadata answers follow and vote with a ChangeEvent whose versions are equal', async () => {
-    const om = await startApi({ profile: 'openmetadata' });
+    const om = await startApp({ profile: 'openmetadata' });
     try {
       const svc = await om.create('services/dashboardServices', { name: om.unique('dsvc'), serviceType: 'Superset' });
       const dash = await om.create('dashboards', { name: 'd', service: svc.fullyQualifiedName });

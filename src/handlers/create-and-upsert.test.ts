@@ -2,17 +2,16 @@
  * The create rules: POST (docs/behaviour.md "Create"), PUT upsert ("Upsert") and PUT /bulk
  * ("Bulk upsert"), for every kind (src/kinds/index.ts) that the kind table of the test kit knows.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { KINDS as SERVED } from '../kinds/index.ts';
-import type { Api, Body } from './lifecycle-test-kit.ts';
-import { KINDS, createOne, expectError, kind, startApi, v1 } from './lifecycle-test-kit.ts';
+import type { TestApp, Body } from '../../test/kit.ts';
+import { KINDS, createOne, expectError, kind, startApp, tokenFor, v1 } from '../../test/kit.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-let api: Api;
+let api: TestApp;
 beforeAll(async () => {
-  api = await startApi();
+  api = await startApp();
 });
-afterAll(() => api.close());
 
 /** What a request field looks like in the response: a FQN string becomes a reference to it. */
 function expectEchoed(request: Body, body: Body): void {
@@ -58,7 +57,7 @@ describe('POST creates an entity with every given property and the system fields
   );
 
   it('POST storageService by a DataSteward records the token user as updatedBy', async () => {
-    const steward = await api.tokenFor('DataSteward', 'stella');
+    const steward = await tokenFor('DataSteward', 'stella');
     const res = await api.post(v1('services/storageServices'), (await kind('storageService').scope(api)).request(api.unique('svc')), steward);
     expect(res.status).toBe(201);
     expect(res.body.updatedBy).toBe('stella');
@@ -113,7 +112,7 @@ describe('POST of a name that exists in its scope gives 409, soft-deleted or not
     const res = await api.post(v1(kindCase.collection), scope.request(String(entity.name)));
     expectError(res, 409, 'ENTITY_ALREADY_EXISTS', 'Entity already exists');
     const list = await api.get(`${v1(kindCase.collection)}?limit=0&include=all`);
-    const same = [...api.catalog.ctx.store.all()].filter((s) => s.entity.fullyQualifiedName === entity.fullyQualifiedName && s.type === kindCase.type);
+    const same = [...api.ctx.store.all()].filter((s) => s.entity.fullyQualifiedName === entity.fullyQualifiedName && s.type === kindCase.type);
     expect(same).toHaveLength(1);
     expect(list.status).toBe(200);
   });
@@ -168,10 +167,12 @@ describe('PUT upserts by FQN: 201 created, 200 updated (+0.1), 200 unchanged; ne
     const created = await api.put(v1(kindCase.collection), request);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.headers['x-openmetadata-change']).toBe('entityCreated');
+    expect(created.headers.location).toBe(created.body.href);
     expect(created.body.version).toBe(0.1);
 
     const same = await api.put(v1(kindCase.collection), request);
     expect(same.status).toBe(200);
+    expect(same.headers.location).toBeUndefined();
     expect(same.headers['x-openmetadata-change']).toBe('entityNoChange');
     expect(same.body).toMatchObject({ id: created.body.id, version: 0.1, updatedAt: created.body.updatedAt });
 

@@ -4,9 +4,9 @@
  * "Recursive delete", "Restore"), on all 9 delete/restore prefixes of the contract and the other
  * parents.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Api, Body, KindCase } from './lifecycle-test-kit.ts';
-import { createOne, databaseChain, expectError, kind, startApi, v1 } from './lifecycle-test-kit.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp, Body, KindCase } from '../../test/kit.ts';
+import { createOne, databaseChain, expectError, kind, startApp, v1 } from '../../test/kit.ts';
 
 const UNKNOWN_ID = '0b9a5d2e-7c1f-4e3a-9b8d-6f5e4d3c2b1a';
 /** The prefixes of contract "Delete and restore", as kinds. */
@@ -14,11 +14,10 @@ const CONTRACT_PREFIXES = ['apiCollection', 'database', 'storageService', 'topic
 const byType = (types: readonly string[]): [string, KindCase][] => types.map((t) => [t, kind(t)]);
 const enc = (fqn: unknown): string => encodeURIComponent(String(fqn));
 
-let api: Api;
+let api: TestApp;
 beforeAll(async () => {
-  api = await startApi();
+  api = await startApp();
 });
-afterAll(() => api.close());
 
 async function expectGone(kindCase: KindCase, entity: Body): Promise<void> {
   for (const include of ['non-deleted', 'deleted', 'all']) {
@@ -126,7 +125,7 @@ describe('hard delete removes the entity for good: 204 in profile contract, 404 
   });
 
   it('profile openmetadata: hard delete answers 200 with the entity as it was, then 404', async () => {
-    const om = await startApi({ profile: 'openmetadata' });
+    const om = await startApp({ profile: 'openmetadata' });
     try {
       const svc = await om.create('services/storageServices', { name: om.unique('svc'), serviceType: 'S3' });
       const res = await om.delete(v1('services/storageServices', `/${String(svc.id)}?hardDelete=true`));

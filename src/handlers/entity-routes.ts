@@ -12,6 +12,7 @@ import { listEntities } from '../domain/listing.ts';
 import { parseFields, render } from '../domain/projection.ts';
 import { maskConnection } from '../domain/secrets.ts';
 import { identityOf } from '../http/authenticate.ts';
+import { checkIfMatch, tagRead, tagWrite } from '../http/conditional.ts';
 import { ApiError } from '../http/errors.ts';
 import { toApiError } from '../http/render-error.ts';
 import { dottedDetailsMessage } from '../openapi/validation-details.ts';
@@ -44,13 +45,19 @@ export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, 
   router.post(prefix, (req, res) => {
     const stored = createEntity(ctx, def, req.body as CreateRequest, user(res));
     const body = renderFor(ctx, def, req, stored);
+    tagWrite(res, stored);
     res.status(201).location(String(body.href)).json(body);
   });
 
   router.put(prefix, (req, res) => {
-    const { stored, outcome } = upsertEntity(ctx, def, req.body as CreateRequest, user(res));
+    // docs/behaviour.md "Conditional requests": `If-Match` names the entity the request's FQN names.
+    const { stored, outcome } = upsertEntity(ctx, def, req.body as CreateRequest, user(res), (existing) => checkIfMatch(req, existing));
+    tagWrite(res, stored);
     changeHeader(res, outcome === 'created' ? 'entityCreated' : outcome === 'updated' ? 'entityUpdated' : 'entityNoChange');
-    res.status(outcome === 'created' ? 201 : 200).json(renderFor(ctx, def, req, stored));
+    const body = renderFor(ctx, def, req, stored);
+    // A 201 names what it created, as POST's does (RFC 9110 "201 Created").
+    if (outcome === 'created') res.location(String(body.href));
+    res.status(outcome === 'created' ? 201 : 200).json(body);
   });
 
   // Bulk (docs/behaviour.md "Bulk upsert"): each item on its own; invalid items are reported.
@@ -94,7 +101,9 @@ export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, 
 
   router.get(`${prefix}/name/:fqn`, (req, res) => {
     const fields = parseFields(ctx, def, queryValue(req, 'fields'));
-    res.json(renderFor(ctx, def, req, byName(req), fields));
+    const stored = byName(req);
+    tagRead(res, def, stored, fields);
+    res.json(renderFor(ctx, def, req, stored, fields));
   });
   router.patch(`${prefix}/name/:fqn`, (req, res) => patch(req, res, byName(req, 'non-deleted')));
   router.delete(`${prefix}/name/:fqn`, (req, res) => remove(req, res, byName(req, 'all')));
@@ -117,22 +126,27 @@ export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, 
 
   router.get(`${prefix}/:id`, (req, res) => {
     const fields = parseFields(ctx, def, queryValue(req, 'fields'));
-    res.json(renderFor(ctx, def, req, byId(req), fields));
+    const stored = byId(req);
+    tagRead(res, def, stored, fields);
+    res.json(renderFor(ctx, def, req, stored, fields));
   });
   router.patch(`${prefix}/:id`, (req, res) => patch(req, res, byId(req, 'non-deleted')));
   router.delete(`${prefix}/:id`, (req, res) => remove(req, res, byId(req, 'all')));
 
   function patch(req: Request, res: Response, stored: StoredEntity): void {
+    checkIfMatch(req, stored);
     patchEntity(ctx, def, stored, req.body as Operation[], user(res));
+    tagWrite(res, stored);
     res.json(renderFor(ctx, def, req, stored));
   }
 
   /** docs/behaviour.md "Delete and restore"; the hard delete answer per profile ("Profiles"). */
   function remove(req: Request, res: Response, stored: StoredEntity): void {
+    checkIfMatch(req, stored);
     const recursive = queryBool(req, 'recursive');
-    if (queryBool(req, 'hardDelete')) {
+    if (def.hardDeleteOnly || queryBool(req, 'hardDelete')) {
       const body = renderFor(ctx, def, req, stored);
-      hardDelete(ctx, def, stored, recursive);
+      hardDelete(ctx, def, stored, recursive, user(res));
       changeHeader(res, 'entityDeleted');
       const answer = ctx.profile.hardDelete;
       if (answer.body === 'entity') res.status(answer.status).json(body);
@@ -141,6 +155,7 @@ export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, 
     }
     softDelete(ctx, def, stored, recursive, user(res));
     changeHeader(res, 'entitySoftDeleted');
+    tagWrite(res, stored);
     res.json(renderFor(ctx, def, req, stored));
   }
 }

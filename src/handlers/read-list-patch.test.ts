@@ -4,19 +4,18 @@
  * Patch, and version history (docs/behaviour.md "Reading", "Listing", "Patch", "Versions", "Errors",
  * "Containers").
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Api, Body, KindCase } from './lifecycle-test-kit.ts';
-import { COLUMNS, createOne, databaseChain, expectError, kind, startApi, v1 } from './lifecycle-test-kit.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp, Body, KindCase } from '../../test/kit.ts';
+import { COLUMNS, createOne, databaseChain, expectError, kind, startApp, v1 } from '../../test/kit.ts';
 
 const byType = (types: readonly string[]): [string, KindCase][] => types.map((t) => [t, kind(t)]);
 const enc = (fqn: unknown): string => encodeURIComponent(String(fqn));
 const names = (res: { body: { data: Body[] } }): string[] => res.body.data.map((e) => String(e.name));
 
-let api: Api;
+let api: TestApp;
 beforeAll(async () => {
-  api = await startApi();
+  api = await startApp();
 });
-afterAll(() => api.close());
 
 describe('GET by id and by name returns the entity; relationship fields only when asked with fields=', () => {
   it.each(byType(['container', 'dashboard', 'table', 'storageService', 'topic', 'mlmodel']))(

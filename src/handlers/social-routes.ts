@@ -5,8 +5,8 @@
 import type { Request, Response } from 'express';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { CatalogContext, Kind } from '../domain/context.ts';
-import type { EntityReference } from '../domain/entity.ts';
-import { addFollower, changeEvent, removeFollower, vote, voterOf } from '../domain/social.ts';
+import type { ChangeEvent } from '../domain/entity.ts';
+import { addFollower, removeFollower, vote, voterOf } from '../domain/social.ts';
 import type { VoteType } from '../domain/social.ts';
 import { identityOf } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
@@ -30,35 +30,22 @@ export function mountSocialRoutes(router: OperationRoutes, ctx: CatalogContext, 
   const prefix = `/api/v1/${def.collection}`;
   const target = (req: Request) => findById(ctx, def, pathParam(req, 'id'), 'non-deleted');
 
-  const answer = (req: Request, res: Response, stored: StoredEntity, change: { fieldsAdded?: unknown[]; fieldsUpdated?: unknown[]; fieldsDeleted?: unknown[] }) => {
+  /** The entity (profile `contract`) or the recorded change event with the entity as rendered (`openmetadata`). */
+  const answer = (req: Request, res: Response, stored: StoredEntity, event: ChangeEvent) => {
     res.setHeader('X-OpenMetadata-Change', 'entityFieldsChanged');
     const entity = renderFor(ctx, def, req, stored);
     if (ctx.profile.socialResponse === 'entity') return res.json(entity);
-    res.json(
-      changeEvent(
-        ctx,
-        stored,
-        identityOf(res).user,
-        {
-          fieldsAdded: (change.fieldsAdded ?? []) as never[],
-          fieldsUpdated: (change.fieldsUpdated ?? []) as never[],
-          fieldsDeleted: (change.fieldsDeleted ?? []) as never[],
-        },
-        entity,
-      ),
-    );
+    res.json({ ...event, entity });
   };
 
   if (def.followable) {
     router.put(`${prefix}/:id/followers`, (req, res) => {
       const stored = target(req);
-      const added: EntityReference[] = addFollower(ctx, stored, followerId(ctx, req));
-      answer(req, res, stored, { fieldsAdded: [{ name: 'followers', newValue: added }] });
+      answer(req, res, stored, addFollower(ctx, stored, followerId(ctx, req), identityOf(res).user));
     });
     router.delete(`${prefix}/:id/followers/:userId`, (req, res) => {
       const stored = target(req);
-      const removed = removeFollower(ctx, stored, pathParam(req, 'userId'));
-      answer(req, res, stored, { fieldsDeleted: [{ name: 'followers', oldValue: removed }] });
+      answer(req, res, stored, removeFollower(ctx, stored, pathParam(req, 'userId'), identityOf(res).user));
     });
   }
   if (def.votable) {
@@ -66,8 +53,7 @@ export function mountSocialRoutes(router: OperationRoutes, ctx: CatalogContext, 
       const stored = target(req);
       const type = (req.body as { updatedVoteType: VoteType }).updatedVoteType;
       const { userId, user } = identityOf(res);
-      vote(stored, voterOf(ctx, userId, user), type);
-      answer(req, res, stored, { fieldsUpdated: [{ name: 'votes', newValue: type }] });
+      answer(req, res, stored, vote(ctx, stored, voterOf(ctx, userId, user), type));
     });
   }
 }

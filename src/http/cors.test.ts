@@ -1,8 +1,6 @@
-import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
+import { startApp } from '../../test/kit.ts';
 import { readFileSync } from 'node:fs';
-import { signToken } from '../auth/tokens.ts';
 import { ALLOWED_HEADERS } from './cors.ts';
 
 const API_HEADERS = ['Authorization', 'Content-Type', 'Prefer', 'If-Match', 'If-None-Match', 'X-Requested-With'];
@@ -16,9 +14,9 @@ function headerList(value: string | undefined): string[] {
 
 describe('CORS: a UI on another port calls the API with a bearer token', () => {
   it('a preflight is answered 204 without a token, allowing the headers the API uses', async () => {
-    const { app } = await createApp();
-    const res = await request(app)
-      .options('/api/v1/tables')
+    const catalog = await startApp();
+    const res = await catalog
+      .request('options', '/api/v1/tables', '')
       .set('Origin', 'http://localhost:5173')
       .set('Access-Control-Request-Method', 'POST')
       .set('Access-Control-Request-Headers', 'authorization, content-type');
@@ -39,9 +37,9 @@ describe('CORS: a UI on another port calls the API with a bearer token', () => {
   });
 
   it('the allowed headers are a fixed list, not whatever the preflight asks for', async () => {
-    const { app } = await createApp();
-    const res = await request(app)
-      .options('/api/v1/tables')
+    const catalog = await startApp();
+    const res = await catalog
+      .request('options', '/api/v1/tables', '')
       .set('Origin', 'http://localhost:5173')
       .set('Access-Control-Request-Method', 'GET')
       .set('Access-Control-Request-Headers', 'authorization, x-evil-header, cookie');
@@ -53,10 +51,9 @@ describe('CORS: a UI on another port calls the API with a bearer token', () => {
   });
 
   it('no credentials mode for any origin, on preflights and actual requests', async () => {
-    const { app } = await createApp();
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    const preflight = await request(app).options('/api/v1/tables').set('Origin', 'http://evil.example').set('Access-Control-Request-Method', 'GET');
-    const actual = await request(app).get('/api/v1/tables').set('Origin', 'http://evil.example').set('Authorization', `Bearer ${token}`);
+    const catalog = await startApp();
+    const preflight = await catalog.request('options', '/api/v1/tables', '').set('Origin', 'http://evil.example').set('Access-Control-Request-Method', 'GET');
+    const actual = await catalog.get('/api/v1/tables').set('Origin', 'http://evil.example');
     for (const res of [preflight, actual]) {
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();
       // Never the caller's origin echoed back: any page may read, but never with its cookies.
@@ -65,32 +62,29 @@ describe('CORS: a UI on another port calls the API with a bearer token', () => {
   });
 
   it('an actual request gets the allowed origin and the exposed change header', async () => {
-    const { app } = await createApp();
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    const res = await request(app).get('/api/v1/tables').set('Origin', 'http://localhost:3000').set('Authorization', `Bearer ${token}`);
+    const catalog = await startApp();
+    const res = await catalog.get('/api/v1/tables').set('Origin', 'http://localhost:3000');
     expect(res.status).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['access-control-expose-headers']).toContain('X-OpenMetadata-Change');
   });
 
   it('with configured origins, another origin gets no allowed origin; a listed one gets its origin, still without credentials', async () => {
-    const { app } = await createApp({ corsOrigins: ['http://localhost:5173'] });
-    const res = await request(app).options('/api/v1/tables').set('Origin', 'http://evil.example').set('Access-Control-Request-Method', 'GET');
+    const catalog = await startApp({ corsOrigins: ['http://localhost:5173'] });
+    const res = await catalog.request('options', '/api/v1/tables', '').set('Origin', 'http://evil.example').set('Access-Control-Request-Method', 'GET');
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    const actual = await request(app).get('/api/v1/tables').set('Origin', 'http://evil.example').set('Authorization', `Bearer ${token}`);
+    const actual = await catalog.get('/api/v1/tables').set('Origin', 'http://evil.example');
     expect(actual.headers['access-control-allow-origin']).toBeUndefined();
-    const ok = await request(app).options('/api/v1/tables').set('Origin', 'http://localhost:5173').set('Access-Control-Request-Method', 'GET');
+    const ok = await catalog.request('options', '/api/v1/tables', '').set('Origin', 'http://localhost:5173').set('Access-Control-Request-Method', 'GET');
     expect(ok.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect(ok.headers['access-control-allow-credentials']).toBeUndefined();
     expect(ok.headers.vary).toMatch(/Origin/);
   });
 
   it('a request without Origin (not a browser cross-origin call) gets no CORS headers', async () => {
-    const { app } = await createApp();
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    const res = await request(app).get('/api/v1/tables').set('Authorization', `Bearer ${token}`);
+    const catalog = await startApp();
+    const res = await catalog.get('/api/v1/tables');
     expect(res.status).toBe(200);
     expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
   });

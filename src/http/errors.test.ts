@@ -6,12 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import request from 'supertest';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogApp } from '../app.ts';
-import { createApp } from '../app.ts';
-import { signToken } from '../auth/tokens.ts';
+import type { TestApp } from '../../test/kit.ts';
+import { startApp } from '../../test/kit.ts';
 import { ApiError, ERROR_TYPES, errorTypeOf } from './errors.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -48,11 +46,9 @@ describe('errorType by status', () => {
 });
 
 describe('injected errors carry their own errorType', () => {
-  let catalog: CatalogApp;
-  let auth: string;
+  let catalog: TestApp;
   beforeAll(async () => {
-    catalog = await createApp({ fixtures: 'none', log: () => {} });
-    auth = `Bearer ${await signToken({ user: 'admin', role: 'Admin' })}`;
+    catalog = await startApp();
   });
 
   it.each([
@@ -62,13 +58,10 @@ describe('injected errors carry their own errorType', () => {
     [502, 'BAD_GATEWAY'],
     [418, 'CLIENT_ERROR'],
   ])('an Admin API error rule with status %i answers errorType %s', async (status, errorType) => {
-    await request(catalog.app)
-      .put('/__admin/errors')
-      .send({ rules: [{ status, route: '/api/v1/tables' }] })
-      .expect(200);
-    const res = await request(catalog.app).get('/api/v1/tables').set('Authorization', auth);
+    await catalog.put('/__admin/errors', { rules: [{ status, route: '/api/v1/tables' }] }).expect(200);
+    const res = await catalog.get('/api/v1/tables');
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject({ code: status, errorType });
-    await request(catalog.app).delete('/__admin/errors');
+    await catalog.delete('/__admin/errors');
   });
 });

@@ -3,30 +3,26 @@
  * both profiles, and a request to a documented path with another method is a 405 naming the
  * methods it has, in the error shape.
  */
-import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
-import { signToken } from '../auth/tokens.ts';
+import { startApp } from '../../test/kit.ts';
 
 describe('every documented operation is served', () => {
   it.each(['contract', 'openmetadata'] as const)('profile %s: no operation of the document is without a route', async (profile) => {
-    const catalog = await createApp({ profile, log: () => {} });
+    const catalog = await startApp({ profile });
     expect(catalog.unroutedOperations().map((op) => `${op.method} ${op.path}`)).toEqual([]);
   });
 
   it('a documented path with an undocumented method is 405, listing the methods it has', async () => {
-    const catalog = await createApp({ log: () => {} });
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    const res = await request(catalog.app).post('/api/v1/containers/name/some.container').set('Authorization', `Bearer ${token}`).send({});
+    const catalog = await startApp();
+    const res = await catalog.post('/api/v1/containers/name/some.container', {});
     expect(res.status).toBe(405);
     expect(res.body).toMatchObject({ code: 405, errorType: 'METHOD_NOT_ALLOWED' });
     expect(res.body.message).toMatch(/allowed: .*GET/);
   });
 
   it('a path the document does not have is 404 in the error shape', async () => {
-    const catalog = await createApp({ log: () => {} });
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    const res = await request(catalog.app).get('/api/v1/noSuchCollection').set('Authorization', `Bearer ${token}`);
+    const catalog = await startApp();
+    const res = await catalog.get('/api/v1/noSuchCollection');
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 404, errorType: 'NOT_FOUND' });
   });

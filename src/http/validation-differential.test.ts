@@ -53,7 +53,10 @@ const statusOnly: ErrorRequestHandler = (error, _req, res, _next) => {
   const status = (error as { status?: number }).status ?? 500;
   res.status(status).json({ message: (error as Error).message });
 };
-const parsers = (limit = '1mb') => [express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }), express.text({ limit, type: 'text/plain' })];
+const parsers = (limit = '1mb') => [
+  express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }),
+  express.text({ limit, type: ['text/plain', 'application/yaml'] }),
+];
 
 /** Every `#/components/...` reference reachable from `roots`, followed transitively. */
 function reachableComponents(roots: unknown[]): Set<string> {
@@ -244,7 +247,9 @@ function requestCases(entry: OperationEntry): Case[] {
   const media = mediaType ? ((resolve(op.requestBody).content as Record<string, Json>)[mediaType] ?? {}) : undefined;
   const schema = media?.schema ? resolve(media.schema) : undefined;
   const valid = schema ? sampleOf(schema) : undefined;
-  const encode = (value: unknown) => (mediaType === 'text/plain' ? String(value) : JSON.stringify(value));
+  // Text bodies (CSV, YAML) are sent as they are.
+  const textual = mediaType === 'text/plain' || mediaType === 'application/yaml';
+  const encode = (value: unknown) => (textual ? String(value) : JSON.stringify(value));
   const withBody = (value: unknown): Pick<Case, 'headers' | 'body'> =>
     mediaType && value !== undefined ? { headers: { 'content-type': mediaType }, body: encode(value) } : { headers: {} };
 
@@ -269,7 +274,7 @@ function requestCases(entry: OperationEntry): Case[] {
   if (body && mediaType) {
     if (body.required) cases.push({ ...base, name: 'no body', url: url(), headers: {} });
     cases.push({ ...base, name: 'unsupported content type', url: url(), headers: { 'content-type': 'text/csv' }, body: 'a,b' });
-    if (mediaType !== 'text/plain' && valid && typeof valid === 'object' && !Array.isArray(valid)) {
+    if (!textual && valid && typeof valid === 'object' && !Array.isArray(valid)) {
       cases.push({ ...base, name: 'unknown body field', url: url(), ...withBody({ ...(valid as Json), zzNotAField: 1 }) });
       const required = ((schema?.required as string[]) ?? []).concat(...((schema?.allOf as Json[]) ?? []).map((part) => (resolve(part).required as string[]) ?? []));
       if (required[0]) {
@@ -283,7 +288,7 @@ function requestCases(entry: OperationEntry): Case[] {
       if (booleanField)
         cases.push({ ...base, name: `body ${booleanField} a string`, url: url(), ...withBody({ ...(valid as Json), [booleanField]: 'true' }), deliberate: 'body-coercion' });
     }
-    if (mediaType !== 'text/plain' && Array.isArray(valid)) cases.push({ ...base, name: 'body an object instead of an array', url: url(), ...withBody({ not: 'an array' }) });
+    if (!textual && Array.isArray(valid)) cases.push({ ...base, name: 'body an object instead of an array', url: url(), ...withBody({ not: 'an array' }) });
   }
   return cases;
 }

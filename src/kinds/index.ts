@@ -11,12 +11,14 @@ import { classification } from './classification.ts';
 import { container } from './container.ts';
 import { dashboard } from './dashboard.ts';
 import { dashboardService } from './dashboard-service.ts';
+import { dashboardDataModel } from './dashboard-data-model.ts';
 import { dataContract } from './data-contract.ts';
 import { dataProduct } from './data-product.ts';
 import { database } from './database.ts';
 import { databaseSchema } from './database-schema.ts';
 import { databaseService } from './database-service.ts';
 import { domain } from './domain.ts';
+import { eventSubscription } from './event-subscription.ts';
 import type { Kind } from '../domain/context.ts';
 import { messagingService } from './messaging-service.ts';
 import { mlmodel } from './mlmodel.ts';
@@ -44,6 +46,7 @@ export const KINDS: readonly Kind[] = [
   container,
   dashboard,
   chart,
+  dashboardDataModel,
   database,
   databaseSchema,
   table,
@@ -62,4 +65,5 @@ export const KINDS: readonly Kind[] = [
   testSuite,
   testCase,
   dataContract,
+  eventSubscription,
 ];

@@ -1,4 +1,11 @@
-/** Pipelines of a pipeline service. */
+/** Pipelines of a pipeline service; `pipelineStatus` is the newest run (src/domain/pipeline-status.ts). */
+import { latestPipelineStatus } from '../domain/pipeline-status.ts';
 import { serviceAsset } from './shapes.ts';
 
-export const pipeline = serviceAsset('pipeline', 'pipelines', 'Pipeline', 'pipelineService', { relationshipFields: ['tasks', 'pipelineStatus'] });
+// Column-level lineage does not apply to pipelines (docs/behaviour.md "Lineage").
+export const pipeline = serviceAsset('pipeline', 'pipelines', 'Pipeline', 'pipelineService', {
+  relationshipFields: ['tasks', 'pipelineStatus'],
+  lineageChildren: () => [],
+  // docs/behaviour.md "Pipeline status".
+  extraFields: { pipelineStatus: (stored, ctx) => latestPipelineStatus(ctx, stored.entity.id) },
+});

@@ -3,7 +3,10 @@
  * (`teams`, written here or computed from the teams that list them, src/domain/memberships.ts),
  * and the user a token names is created on first use (docs/behaviour.md "Authentication").
  */
+import { ROLES } from '../auth/tokens.ts';
+import type { Role } from '../auth/tokens.ts';
 import type { CatalogContext } from '../domain/context.ts';
+import type { EntityReference } from '../domain/entity.ts';
 import { CatalogError } from '../domain/errors.ts';
 import { createEntity } from '../domain/lifecycle.ts';
 import { holdersOf } from '../domain/memberships.ts';
@@ -16,7 +19,33 @@ export const user = governed('user', 'users', 'User', {
   defaults: { isAdmin: false, isBot: false },
   principal: true,
   extraFields: { teams: (stored, ctx) => holdersOf(ctx, 'team', 'users', stored.entity.id) },
+  // createUser.json `roles`: role ids (names too, here); the user holds references (docs/behaviour.md "Users and teams").
+  resolveRequest(request, entity) {
+    if (Array.isArray(request.roles)) entity.roles = roleReferences(request.roles);
+  },
 });
+
+/**
+ * The roles a user can hold: the roles tokens carry (src/auth/tokens.ts), each with a fixed id. No
+ * route serves roles; a user's `roles` refer to them.
+ */
+const ROLE_IDS: Readonly<Record<Role, string>> = {
+  Admin: '6f3c1f0e-2b5d-4c1a-9e3f-7a2d4b8c1e01',
+  DataSteward: 'f0135469-69e8-4afd-a6a1-d460be2b33a2',
+  DataConsumer: '0d9e7b42-5c3a-4f6e-8b1d-2e4f6a8c0b03',
+};
+
+/** Role ids or names → references, once each; an unknown one is 404 `role instance for <x> not found`. */
+function roleReferences(values: readonly unknown[]): EntityReference[] {
+  const out: EntityReference[] = [];
+  for (const value of values) {
+    const name = ROLES.find((role) => role === value || ROLE_IDS[role] === value);
+    if (name === undefined) throw CatalogError.notFound('role', String(value));
+    if (out.some((ref) => ref.name === name)) continue;
+    out.push({ id: ROLE_IDS[name], type: 'role', name, fullyQualifiedName: name, displayName: name, deleted: false });
+  }
+  return out;
+}
 
 /** The id of the user named `name`, created (with a made-up email) when there is none. */
 function ensureUser(ctx: CatalogContext, name: string): string {

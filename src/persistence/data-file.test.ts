@@ -1,10 +1,8 @@
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
-import { signToken } from '../auth/tokens.ts';
+import { startApp } from '../../test/kit.ts';
 import { exportState } from '../admin/state.ts';
 import type { ChangeRecord } from './changes.ts';
 import { createPersister, journalPath, loadDataFile, oldJournalPath, writeFileAtomic } from './data-file.ts';
@@ -12,17 +10,13 @@ import { createPersister, journalPath, loadDataFile, oldJournalPath, writeFileAt
 describe('--data persistence: the state survives a restart', () => {
   it('an API write is saved and loaded by the next server instead of the fixtures', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ck-data-')), 'state.json');
-    const first = await createApp({ fixtures: 'none', dataFile: file });
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    const created = await request(first.app)
-      .post('/api/v1/services/databaseServices')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ name: 'kept', serviceType: 'Mysql', connection: { config: { type: 'Mysql' } } });
+    const first = await startApp({ fixtures: 'none', dataFile: file });
+    const created = await first.post('/api/v1/services/databaseServices', { name: 'kept', serviceType: 'Mysql', connection: { config: { type: 'Mysql' } } });
     expect(created.status).toBe(201);
     first.dev.persister!.flush();
     expect(existsSync(file)).toBe(true);
 
-    const second = await createApp({ fixtures: 'default', dataFile: file });
+    const second = await startApp({ fixtures: 'default', dataFile: file });
     const kept = second.ctx.store.getByFqn('databaseService', 'kept');
     expect(kept?.entity).toMatchObject({ id: created.body.id, version: 0.1 });
     // The file won over the fixtures: only the service and the admin user of the token.
@@ -32,20 +26,20 @@ describe('--data persistence: the state survives a restart', () => {
   it('side data (profiles, sample data, test case and contract results) is saved and loaded exactly', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ck-data-')), 'state.json');
     const now = () => 1_718_000_000_000;
-    const first = await createApp({ fixtures: 'default', dataFile: file, now });
-    const token = await signToken({ user: 'admin', role: 'Admin' });
+    const first = await startApp({ fixtures: 'default', dataFile: file, now });
     const fqn = 'acme_snowflake.ecommerce_dw.sales.fact_orders.fact_orders_row_count';
-    const run = await request(first.app)
-      .put(`/api/v1/dataQuality/testCases/testCaseResults/${fqn}`)
-      .set('Authorization', `Bearer ${token}`)
-      .send({ timestamp: 1_717_999_999_000, testCaseStatus: 'Aborted', result: 'Warehouse unavailable.' });
+    const run = await first.put(`/api/v1/dataQuality/testCases/testCaseResults/${fqn}`, {
+      timestamp: 1_717_999_999_000,
+      testCaseStatus: 'Aborted',
+      result: 'Warehouse unavailable.',
+    });
     expect(run.status).toBe(200);
     await new Promise((resolve) => setImmediate(resolve));
     first.dev.persister!.flush();
 
-    const second = await createApp({ fixtures: 'none', dataFile: file, now });
+    const second = await startApp({ fixtures: 'none', dataFile: file, now });
     expect(exportState(second.ctx)).toEqual(exportState(first.ctx));
-    const runs = await request(second.app).get(`/api/v1/dataQuality/testCases/testCaseResults/${fqn}`).set('Authorization', `Bearer ${token}`);
+    const runs = await second.get(`/api/v1/dataQuality/testCases/testCaseResults/${fqn}`);
     expect(runs.body.data.map((r: { testCaseStatus: string }) => r.testCaseStatus)).toEqual(['Aborted', 'Success', 'Success', 'Success', 'Success', 'Success']);
     expect(Object.keys(exportState(second.ctx).sideData!.tables)).toHaveLength(4);
   });
@@ -53,7 +47,7 @@ describe('--data persistence: the state survives a restart', () => {
   it('a corrupt data file stops the start with a message naming it', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'ck-data-')), 'state.json');
     writeFileSync(file, '{"format": "catalog-kit-state/1", "entities": [');
-    await expect(createApp({ dataFile: file })).rejects.toThrow(/cannot read the data file .*state\.json/);
+    await expect(startApp({ dataFile: file })).rejects.toThrow(/cannot read the data file .*state\.json/);
   });
 });
 
@@ -79,18 +73,14 @@ const records = (file: string): ChangeRecord[] =>
 describe('journal: a write is answered once it is on disk', () => {
   it('the record of an answered create is in the journal when the response arrives, and a restart replays it', async () => {
     const file = newFile();
-    const first = await createApp({ fixtures: 'none', dataFile: file });
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    const created = await request(first.app)
-      .post('/api/v1/services/databaseServices')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ name: 'kept', ...SERVICE });
+    const first = await startApp({ fixtures: 'none', dataFile: file });
+    const created = await first.post('/api/v1/services/databaseServices', { name: 'kept', ...SERVICE });
     expect(created.status).toBe(201);
     // No flush: the response itself waited for the record.
     const puts = records(journalPath(file)).flatMap((r) => r.put ?? []);
     expect(puts.map((p) => p.entity.id)).toContain(created.body.id);
 
-    const second = await createApp({ fixtures: 'default', dataFile: file });
+    const second = await startApp({ fixtures: 'default', dataFile: file });
     expect(second.ctx.store.getByFqn('databaseService', 'kept')?.entity).toMatchObject({ id: created.body.id, version: 0.1 });
     // The start replayed the journal into a fresh snapshot and emptied the journal.
     expect(JSON.parse(readFileSync(file, 'utf8')).entities.map((e: { entity: { name: string } }) => e.entity.name)).toContain('kept');
@@ -99,18 +89,10 @@ describe('journal: a write is answered once it is on disk', () => {
 
   it('updates carry only the versions added to the history, and replay rebuilds it whole', async () => {
     const file = newFile();
-    const first = await createApp({ fixtures: 'none', dataFile: file });
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    const created = await request(first.app)
-      .post('/api/v1/services/databaseServices')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ name: 'edited', ...SERVICE });
+    const first = await startApp({ fixtures: 'none', dataFile: file });
+    const created = await first.post('/api/v1/services/databaseServices', { name: 'edited', ...SERVICE });
     for (const description of ['one', 'two']) {
-      const patched = await request(first.app)
-        .patch(`/api/v1/services/databaseServices/${created.body.id}`)
-        .set('Authorization', `Bearer ${token}`)
-        .set('Content-Type', 'application/json-patch+json')
-        .send([{ op: 'add', path: '/description', value: description }]);
+      const patched = await first.patch(`/api/v1/services/databaseServices/${created.body.id}`, [{ op: 'add', path: '/description', value: description }]);
       expect(patched.status).toBe(200);
     }
     const puts = records(journalPath(file))
@@ -121,27 +103,16 @@ describe('journal: a write is answered once it is on disk', () => {
       [0, 1],
       [1, 1],
     ]);
-    const second = await createApp({ fixtures: 'none', dataFile: file });
+    const second = await startApp({ fixtures: 'none', dataFile: file });
     expect(exportState(second.ctx).entities).toEqual(exportState(first.ctx).entities);
   });
 
   it('a rejected write records nothing', async () => {
     const file = newFile();
-    const app = await createApp({ fixtures: 'none', dataFile: file });
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    expect(
-      (
-        await request(app.app)
-          .post('/api/v1/services/databaseServices')
-          .set('Authorization', `Bearer ${token}`)
-          .send({ name: 'once', ...SERVICE })
-      ).status,
-    ).toBe(201);
+    const app = await startApp({ fixtures: 'none', dataFile: file });
+    expect((await app.post('/api/v1/services/databaseServices', { name: 'once', ...SERVICE })).status).toBe(201);
     const size = statSync(journalPath(file)).size;
-    const again = await request(app.app)
-      .post('/api/v1/services/databaseServices')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ name: 'once', ...SERVICE });
+    const again = await app.post('/api/v1/services/databaseServices', { name: 'once', ...SERVICE });
     expect(again.status).toBe(409);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(statSync(journalPath(file)).size).toBe(size);
@@ -149,33 +120,25 @@ describe('journal: a write is answered once it is on disk', () => {
 
   it('a torn last line (a crash mid-append) is ignored; a bad line before it names the file and line', async () => {
     const file = newFile();
-    const first = await createApp({ fixtures: 'none', dataFile: file });
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    expect(
-      (
-        await request(first.app)
-          .post('/api/v1/services/databaseServices')
-          .set('Authorization', `Bearer ${token}`)
-          .send({ name: 'whole', ...SERVICE })
-      ).status,
-    ).toBe(201);
+    const first = await startApp({ fixtures: 'none', dataFile: file });
+    expect((await first.post('/api/v1/services/databaseServices', { name: 'whole', ...SERVICE })).status).toBe(201);
     const journal = journalPath(file);
     const good = readFileSync(journal, 'utf8');
     appendFileSync(journal, '{"seq": 99, "put": [{"type": "databaseService", "ent');
 
-    const second = await createApp({ fixtures: 'none' });
+    const second = await startApp({ fixtures: 'none' });
     expect(loadDataFile(second.ctx, file)).toMatchObject({ journalFound: true });
     expect(second.ctx.store.getByFqn('databaseService', 'whole')).toBeDefined();
 
     writeFileSync(journal, `${good}{"seq": 99, "put": [\n${good}`);
     const lines = good.split('\n').length;
-    await expect(createApp({ fixtures: 'none', dataFile: file })).rejects.toThrow(new RegExp(`state\\.json\\.journal, line ${lines}:`));
+    await expect(startApp({ fixtures: 'none', dataFile: file })).rejects.toThrow(new RegExp(`state\\.json\\.journal, line ${lines}:`));
   });
 
   it('leftover temporary files are removed at start', async () => {
     const file = newFile();
     writeFileSync(`${file}.12345.1700000000000.tmp`, '{"half": ');
-    await createApp({ fixtures: 'none', dataFile: file });
+    await startApp({ fixtures: 'none', dataFile: file });
     expect(readdirSync(join(file, '..')).sort()).toEqual(['state.json', 'state.json.journal']);
   });
 });
@@ -183,19 +146,12 @@ describe('journal: a write is answered once it is on disk', () => {
 describe('compaction: a new snapshot, then a shorter journal', () => {
   it('writes the snapshot in the background and keeps the records appended meanwhile', async () => {
     const file = newFile();
-    const { app, ctx } = await createApp({ fixtures: 'none' });
+    const catalog = await startApp({ fixtures: 'none' });
+    const { ctx } = catalog;
     const persister = createPersister(ctx, file, false, { compactRecords: 3 });
     const durable = () => new Promise<void>((resolve, reject) => persister.whenDurable((error) => (error ? reject(error) : resolve())));
-    const token = await signToken({ user: 'admin', role: 'Admin' });
     for (let i = 0; i < 7; i++) {
-      expect(
-        (
-          await request(app)
-            .post('/api/v1/services/databaseServices')
-            .set('Authorization', `Bearer ${token}`)
-            .send({ name: `s${i}`, ...SERVICE })
-        ).status,
-      ).toBe(201);
+      expect((await catalog.post('/api/v1/services/databaseServices', { name: `s${i}`, ...SERVICE })).status).toBe(201);
       await durable();
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -203,33 +159,30 @@ describe('compaction: a new snapshot, then a shorter journal', () => {
     const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { journalSeq: number; entities: unknown[] };
     expect(snapshot.journalSeq).toBeGreaterThan(0);
     expect(records(journalPath(file)).length).toBeLessThan(7);
-    const second = await createApp({ fixtures: 'none', dataFile: file });
+    const second = await startApp({ fixtures: 'none', dataFile: file });
     expect(exportState(second.ctx).entities).toEqual(exportState(ctx).entities);
   });
 
   it('a crash before the new snapshot lands replays the old journal; after it, the old journal is skipped', async () => {
     const file = newFile();
-    const { app, ctx } = await createApp({ fixtures: 'none' });
+    const catalog = await startApp({ fixtures: 'none' });
+    const { ctx } = catalog;
     const persister = createPersister(ctx, file, false);
-    const token = await signToken({ user: 'admin', role: 'Admin' });
     for (const name of ['a', 'b']) {
-      await request(app)
-        .post('/api/v1/services/databaseServices')
-        .set('Authorization', `Bearer ${token}`)
-        .send({ name, ...SERVICE });
+      await catalog.post('/api/v1/services/databaseServices', { name, ...SERVICE });
       persister.flush();
     }
     const lines = readFileSync(journalPath(file), 'utf8').split('\n').filter(Boolean);
     // The crash came after the rotation, before the snapshot's rename: record 1 in .old, record 2 in the new journal.
     writeFileSync(oldJournalPath(file), `${lines[0]}\n`);
     writeFileSync(journalPath(file), `${lines[1]}\n`);
-    const replayed = await createApp({ fixtures: 'none' });
+    const replayed = await startApp({ fixtures: 'none' });
     expect(loadDataFile(replayed.ctx, file)).toEqual({ lastSeq: 2, journalFound: true });
     expect(exportState(replayed.ctx).entities).toEqual(exportState(ctx).entities);
 
     // The snapshot landed (it holds both records): replaying them again changes nothing.
     writeFileSync(file, JSON.stringify({ ...exportState(ctx), journalSeq: 2 }));
-    const skipped = await createApp({ fixtures: 'none' });
+    const skipped = await startApp({ fixtures: 'none' });
     expect(loadDataFile(skipped.ctx, file)).toEqual({ lastSeq: 2, journalFound: true });
     expect(exportState(skipped.ctx).entities).toEqual(exportState(ctx).entities);
   });
@@ -238,51 +191,40 @@ describe('compaction: a new snapshot, then a shorter journal', () => {
 describe('POST /__admin/reset with --data', () => {
   it('goes back to the state the data file held at start, durably', async () => {
     const file = newFile();
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    const first = await createApp({ fixtures: 'none', dataFile: file });
-    await request(first.app)
-      .post('/api/v1/services/databaseServices')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ name: 'before', ...SERVICE });
+    const first = await startApp({ fixtures: 'none', dataFile: file });
+    await first.post('/api/v1/services/databaseServices', { name: 'before', ...SERVICE });
     first.dev.persister!.flush();
 
-    const second = await createApp({ fixtures: 'default', dataFile: file });
+    const second = await startApp({ fixtures: 'default', dataFile: file });
     const start = exportState(second.ctx).entities;
-    await request(second.app)
-      .post('/api/v1/services/databaseServices')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ name: 'after', ...SERVICE });
-    const reset = await request(second.app).post('/__admin/reset');
+    await second.post('/api/v1/services/databaseServices', { name: 'after', ...SERVICE });
+    const reset = await second.post('/__admin/reset');
     expect(reset.status).toBe(200);
     expect(reset.body).toEqual({ entities: start.length });
     expect(second.ctx.store.getByFqn('databaseService', 'after')).toBeUndefined();
     expect(second.ctx.store.getByFqn('databaseService', 'before')).toBeDefined();
 
-    const third = await createApp({ fixtures: 'default', dataFile: file });
+    const third = await startApp({ fixtures: 'default', dataFile: file });
     expect(exportState(third.ctx).entities).toEqual(start);
   });
 
   it('?to=fixtures loads the start-up fixtures instead, and that is saved too', async () => {
     const file = newFile();
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    const first = await createApp({ fixtures: 'none', dataFile: file });
-    await request(first.app)
-      .post('/api/v1/services/databaseServices')
-      .set('Authorization', `Bearer ${token}`)
-      .send({ name: 'mine', ...SERVICE });
+    const first = await startApp({ fixtures: 'none', dataFile: file });
+    await first.post('/api/v1/services/databaseServices', { name: 'mine', ...SERVICE });
     first.dev.persister!.flush();
 
-    const second = await createApp({ fixtures: 'default', dataFile: file });
-    const reset = await request(second.app).post('/__admin/reset?to=fixtures');
+    const second = await startApp({ fixtures: 'default', dataFile: file });
+    const reset = await second.post('/__admin/reset?to=fixtures');
     expect(reset.status).toBe(200);
     expect(second.ctx.store.getByFqn('databaseService', 'mine')).toBeUndefined();
-    const fixturesOnly = exportState((await createApp({ fixtures: 'default' })).ctx).entities.length;
+    const fixturesOnly = exportState((await startApp({ fixtures: 'default' })).ctx).entities.length;
     expect(reset.body).toEqual({ entities: fixturesOnly });
 
-    const third = await createApp({ fixtures: 'none', dataFile: file });
+    const third = await startApp({ fixtures: 'none', dataFile: file });
     expect(third.ctx.store.getByFqn('databaseService', 'mine')).toBeUndefined();
     expect(exportState(third.ctx).entities.length).toBe(fixturesOnly);
-    expect((await request(second.app).post('/__admin/reset?to=yesterday')).status).toBe(400);
+    expect((await second.post('/__admin/reset?to=yesterday')).status).toBe(400);
   });
 });
 
@@ -291,11 +233,10 @@ describe('side data in the journal: each write records the values it set or remo
 
   it('a profiler config set through the API survives a restart, and so does its removal', async () => {
     const file = newFile();
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    const first = await createApp({ fixtures: 'default', dataFile: file });
+    const first = await startApp({ fixtures: 'default', dataFile: file });
     const id = first.ctx.store.getByFqn('table', ORDERS)!.entity.id;
     const config = `/api/v1/tables/${id}/profilerConfig`;
-    const set = await request(first.app).put(config).set('Authorization', `Bearer ${token}`).send({ profileSample: 42, profileSampleType: 'PERCENTAGE' });
+    const set = await first.put(config, { profileSample: 42, profileSampleType: 'PERCENTAGE' });
     expect(set.status).toBe(200);
     // The answer waited for the record: one value, not the whole side data, and no entity.
     expect(records(journalPath(file)).at(-1)).toMatchObject({
@@ -303,25 +244,24 @@ describe('side data in the journal: each write records the values it set or remo
     });
     expect(records(journalPath(file)).at(-1)?.put).toBeUndefined();
 
-    const second = await createApp({ fixtures: 'none', dataFile: file });
-    const kept = await request(second.app).get(config).set('Authorization', `Bearer ${token}`);
+    const second = await startApp({ fixtures: 'none', dataFile: file });
+    const kept = await second.get(config);
     expect(kept.body).toEqual({ profileSample: 42, profileSampleType: 'PERCENTAGE' });
     expect(exportState(second.ctx).sideData).toEqual(exportState(first.ctx).sideData);
 
-    expect((await request(second.app).delete(config).set('Authorization', `Bearer ${token}`)).status).toBeLessThan(300);
+    expect((await second.delete(config)).status).toBeLessThan(300);
     expect(records(journalPath(file)).at(-1)).toMatchObject({ side: [{ group: 'tables', field: 'profilerConfig', id }] });
-    const third = await createApp({ fixtures: 'none', dataFile: file });
-    expect((await request(third.app).get(config).set('Authorization', `Bearer ${token}`)).status).toBe(404);
+    const third = await startApp({ fixtures: 'none', dataFile: file });
+    expect((await third.get(config)).status).toBe(404);
     // The rest of the table's side data is still there.
     expect(exportState(third.ctx).sideData!.tables[id]!.tableProfiles).toHaveLength(5);
   });
 
   it('a hard-deleted table takes its side data out of the file too', async () => {
     const file = newFile();
-    const token = await signToken({ user: 'admin', role: 'Admin' });
-    const first = await createApp({ fixtures: 'default', dataFile: file });
+    const first = await startApp({ fixtures: 'default', dataFile: file });
     const id = first.ctx.store.getByFqn('table', ORDERS)!.entity.id;
-    expect((await request(first.app).delete(`/api/v1/tables/${id}?hardDelete=true&recursive=true`).set('Authorization', `Bearer ${token}`)).status).toBeLessThan(300);
+    expect((await first.delete(`/api/v1/tables/${id}?hardDelete=true&recursive=true`)).status).toBeLessThan(300);
     const removed = records(journalPath(file))
       .flatMap((r) => r.side ?? [])
       .filter((c) => c.id === id);
@@ -332,7 +272,7 @@ describe('side data in the journal: each write records the values it set or remo
       ]),
     );
 
-    const second = await createApp({ fixtures: 'none', dataFile: file });
+    const second = await startApp({ fixtures: 'none', dataFile: file });
     expect(second.ctx.store.get(id)).toBeUndefined();
     expect(exportState(second.ctx).sideData!.tables[id]).toBeUndefined();
     expect(exportState(second.ctx).sideData).toEqual(exportState(first.ctx).sideData);
@@ -340,7 +280,7 @@ describe('side data in the journal: each write records the values it set or remo
 
   it('a journal of an earlier version, with the whole side data in a record, still replays', async () => {
     const file = newFile();
-    const { ctx } = await createApp({ fixtures: 'default' });
+    const { ctx } = await startApp({ fixtures: 'default' });
     const state = exportState(ctx);
     const sideData = structuredClone(state.sideData!);
     const [testCaseId, runs] = Object.entries(sideData.testCaseResults)[0]!;
@@ -348,7 +288,7 @@ describe('side data in the journal: each write records the values it set or remo
     writeFileSync(file, JSON.stringify({ ...state, journalSeq: 0 }));
     writeFileSync(journalPath(file), `${JSON.stringify({ seq: 1, sideData })}\n`);
 
-    const loaded = await createApp({ fixtures: 'none', dataFile: file });
+    const loaded = await startApp({ fixtures: 'none', dataFile: file });
     expect(exportState(loaded.ctx).sideData!.testCaseResults[testCaseId]).toEqual(runs.slice(0, 2));
   });
 });

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
+import { domainContext } from '../../test/kit.ts';
 import { checkIntegrity } from '../store/integrity.ts';
 import { loadDataFile } from './data-file.ts';
 
@@ -139,9 +139,9 @@ describe('--data survives SIGKILL during concurrent writes', () => {
           const copy = path.join(dir, `crashed-${round}`);
           mkdirSync(copy);
           for (const name of readdirSync(dir)) if (name.startsWith('state.json')) cpSync(path.join(dir, name), path.join(copy, name));
-          const fresh = await createApp({ fixtures: 'none' });
-          expect(loadDataFile(fresh.ctx, path.join(copy, 'state.json')), `seed ${seed}`).not.toBe(false);
-          expect(checkIntegrity(fresh.ctx.store), `seed ${seed}`).toEqual([]);
+          const fresh = await domainContext();
+          expect(loadDataFile(fresh, path.join(copy, 'state.json')), `seed ${seed}`).not.toBe(false);
+          expect(checkIntegrity(fresh.store), `seed ${seed}`).toEqual([]);
 
           server = await start(dataFile);
           expect(

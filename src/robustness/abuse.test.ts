@@ -7,10 +7,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Journal } from '../admin/journal.ts';
-import { createVerifier, signToken } from '../auth/tokens.ts';
-import { SERVER_LIMIT_DEFAULTS, startServer, type RunningServer } from '../server.ts';
+import { createVerifier } from '../auth/tokens.ts';
+import { SERVER_LIMIT_DEFAULTS, startServer } from '../server.ts';
+import type { TestApp } from '../../test/kit.ts';
+import { startApp, tokenFor } from '../../test/kit.ts';
 
 const LIMITS = { headersTimeout: 500, requestTimeout: 1_000, keepAliveTimeout: 300, connectionsCheckingInterval: 100 };
 /** A normal request must be answered within this while the abuse goes on. */
@@ -28,27 +30,23 @@ function openFileLimit(): number {
   return out === 'unlimited' || !Number.isFinite(n) || n <= 0 ? Infinity : n;
 }
 
-let server: RunningServer;
+let server: TestApp;
 let host: string;
 let port: number;
 let auth: string;
 const opened = new Set<Socket>();
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, host: '127.0.0.1', log: () => {}, limits: LIMITS });
+  server = await startApp({ limits: LIMITS });
   const url = new URL(server.baseUrl);
   host = url.hostname;
   port = Number(url.port);
-  auth = `Bearer ${await signToken({ user: 'admin', role: 'Admin' })}`;
+  auth = `Bearer ${server.tokens.admin}`;
 });
 
 afterEach(() => {
   for (const socket of opened) socket.destroy();
   opened.clear();
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 /** A raw TCP connection to the server, tracked so that every test closes what it opened. */
@@ -167,7 +165,7 @@ describe(`${IDLE} idle connections`, () => {
   it('do not stop a normal client from being served, and are all closed by the timeouts', async () => {
     // A server of its own with timeouts long enough for all of them to be open at once.
     const idleLimits = { headersTimeout: 1_500, requestTimeout: 2_000, keepAliveTimeout: 1_500, connectionsCheckingInterval: 100 };
-    const own = await startServer({ port: 0, host: '127.0.0.1', log: () => {}, limits: idleLimits });
+    const own = await startApp({ limits: idleLimits });
     try {
       const ownPort = Number(new URL(own.baseUrl).port);
       const started = Date.now();
@@ -252,7 +250,7 @@ describe('bounded memory per request and per token', () => {
 
   it('the token cache holds at most maxEntries tokens, dropping the oldest', async () => {
     const verifier = createVerifier({}, { maxEntries: 5 });
-    const tokens = await Promise.all(Array.from({ length: 20 }, (_, i) => signToken({ user: `u${i}`, role: 'DataConsumer' })));
+    const tokens = await Promise.all(Array.from({ length: 20 }, (_, i) => tokenFor('DataConsumer', `u${i}`)));
     for (const [i, token] of tokens.entries()) expect((await verifier.verify(token)).user).toBe(`u${i}`);
     const remembered = tokens.map((t) => verifier.cached!(t) !== undefined);
     expect(remembered.filter(Boolean).length).toBe(5);

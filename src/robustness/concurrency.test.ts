@@ -3,20 +3,18 @@
  * restore, follows and votes) stay atomic under concurrent clients. Against the real HTTP server on 127.0.0.1 (port 0), with requests in flight
  * together; no timing is asserted, only outcomes and the final state.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../server.ts';
-import type { RunningServer } from '../server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogContext } from '../domain/context.ts';
-import { bearer } from './harness.ts';
+import type { TestApp } from '../../test/kit.ts';
+import { startApp, tokenFor } from '../../test/kit.ts';
 
-let server: RunningServer;
+let server: TestApp;
 let admin: string;
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, host: '127.0.0.1', validateResponses: false, log: () => {} });
-  admin = await bearer('Admin');
+  server = await startApp({ validateResponses: false });
+  admin = server.tokens.admin;
 });
-afterAll(async () => server?.close());
 
 type Ref = { id: string };
 /** The fields of a response body this file reads (an entity, an error, or an entity with its followers and votes). */
@@ -25,7 +23,7 @@ type Body = { id: string; message: string; version: number; followers: Ref[]; vo
 async function call(method: string, path: string, body?: unknown, token = admin): Promise<{ status: number; body: Body }> {
   const res = await fetch(`${server.baseUrl}${path}`, {
     method,
-    headers: { Authorization: token, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
@@ -104,7 +102,7 @@ describe('followers and votes from many clients at once', () => {
     await call('POST', '/v1/services/storageServices', service('social'));
     containerId = (await call('POST', '/v1/containers', { name: 'popular', service: 'social' })).body.id;
     for (const user of USERS) {
-      tokens[user] = await bearer('DataConsumer', user);
+      tokens[user] = await tokenFor('DataConsumer', user);
       userIds[user] = (await call('GET', `/v1/users/name/${user}`, undefined, tokens[user])).body.id;
     }
   });

@@ -5,12 +5,10 @@
  * operation in `npm test`; `npm run fuzz` runs many more (FUZZ_RUNS).
  */
 import fc from 'fast-check';
-import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from '../openapi/document.ts';
-import { startServer } from '../server.ts';
-import type { RunningServer } from '../server.ts';
-import { bearer, expectErrorShape, seedCatalog, storeDump } from './harness.ts';
+import type { Method, TestApp } from '../../test/kit.ts';
+import { expectError, seedCatalog, startApp, storeDump } from '../../test/kit.ts';
 import type { FuzzRequest, PathPool } from './invalid-requests.ts';
 import { invalidRequest } from './invalid-requests.ts';
 import { listOperations } from './operations.ts';
@@ -21,29 +19,24 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 2);
 const document = await loadDocument();
 const operations = listOperations(document);
 
-let server: RunningServer;
-let token: string;
+let server: TestApp;
 let pool: PathPool;
 const logged: string[] = [];
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, host: '127.0.0.1', validateResponses: process.env.FUZZ_VALIDATE_RESPONSES === '1', log: (line) => logged.push(line) });
-  token = await bearer('Admin');
-  const seeded = await seedCatalog(server.server, token);
-  const admin = await request(server.server).get('/api/v1/users/name/admin').set('Authorization', token);
+  server = await startApp({ validateResponses: process.env.FUZZ_VALIDATE_RESPONSES === '1', log: (line) => logged.push(line) });
+  const seeded = await seedCatalog(server);
+  const admin = await server.get('/api/v1/users/name/admin');
   pool = {
     id: [...Object.values(seeded.ids), '6f1e0000-0000-4000-8000-000000000000'],
     fqn: [...Object.values(seeded.fqns), 'fuzz-storage.bucket'],
     userId: [(admin.body as { id: string }).id, '6f1e0000-0000-4000-8000-0000000000aa'],
   };
 });
-afterAll(async () => server?.close());
 
 async function send(r: FuzzRequest) {
   const query = r.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-  let test = request(server.server)
-    [r.method as 'get'](query ? `${r.url}?${query}` : r.url)
-    .set('Authorization', token);
+  let test = server.request(r.method as Method, query ? `${r.url}?${query}` : r.url);
   if (r.contentType) test = test.set('Content-Type', r.contentType);
   return r.body === undefined ? test : test.send(r.body);
 }
@@ -60,9 +53,7 @@ describe('every operation of the document refuses invalid requests cleanly', () 
     operations.filter((op) => invalidRequest(op, { id: ['x'], fqn: ['x'], userId: ['x'] }) === undefined).map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const),
   )('%s: takes no input; hostile query parameters are ignored and change nothing', async (_label, op) => {
     const before = storeDump(server.ctx);
-    const res = await request(server.server)
-      [op.method as 'get'](`/api${op.path}?__proto__=x&constructor=1&hasOwnProperty=1&constructor%5Bprototype%5D%5Bpolluted%5D=1`)
-      .set('Authorization', token);
+    const res = await server.request(op.method, `/api${op.path}?__proto__=x&constructor=1&hasOwnProperty=1&constructor%5Bprototype%5D%5Bpolluted%5D=1`);
     expect(res.status).toBeLessThan(500);
     expect(storeDump(server.ctx)).toBe(before);
     expect(Object.prototype).not.toHaveProperty('polluted');
@@ -83,7 +74,7 @@ describe('every operation of the document refuses invalid requests cleanly', () 
         if (r.names.length === 0) return; // nothing invalid the document can express: only the above applies
         expect(res.status, context).toBeGreaterThanOrEqual(400);
         expect([401, 403], context).not.toContain(res.status);
-        const { message } = expectErrorShape(res);
+        const { message } = expectError(res);
         const named = r.names.some((n) => message.toLowerCase().includes(n.toLowerCase()));
         const missing = res.status === 404 && (r.pathValues.some((v) => message.includes(v)) || message.includes('no handler'));
         expect(named || missing, `message does not name the problem (${context})`).toBe(true);

@@ -3,43 +3,37 @@
  * (docs/behaviour.md "Errors") (or be ignored where the contract ignores it), never a 500, never pollute
  * Object.prototype, and never leave the store changed by a refused request.
  */
-import request from 'supertest';
+import type { Response } from 'supertest';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
-import type { CatalogApp } from '../app.ts';
 import { MAX_BODY_DEPTH } from '../http/body-limits.ts';
-import { bearer, expectErrorShape, seedCatalog, storeDump } from './harness.ts';
-import type { SeededCatalog } from './harness.ts';
+import type { SeededCatalog, TestApp } from '../../test/kit.ts';
+import { expectError, seedCatalog, startApp, storeDump } from '../../test/kit.ts';
 
-let catalog: CatalogApp;
-let token: string;
+let catalog: TestApp;
 let seeded: SeededCatalog;
 const SERVICES = '/api/v1/services/storageServices';
 const service = (name: string) => ({ name, serviceType: 'CustomStorage', connection: { config: { type: 'CustomStorage' } } });
 
 beforeAll(async () => {
-  catalog = await createApp({ log: () => {} });
-  token = await bearer('Admin');
-  seeded = await seedCatalog(catalog.app, token);
+  catalog = await startApp();
+  seeded = await seedCatalog(catalog);
 });
 afterEach(() => {
   expect(Object.prototype).not.toHaveProperty('polluted');
   expect(Object.prototype).not.toHaveProperty('isAdmin');
 });
 
-const api = () => request(catalog.app);
 const post = (path: string, body: unknown) =>
-  api()
+  catalog
     .post(path)
-    .set('Authorization', token)
     .set('Content-Type', 'application/json')
     .send(typeof body === 'string' ? body : JSON.stringify(body));
 
 /** Sends a request that must be refused, and checks the error shape and the unchanged store. */
-async function refused(status: number, send: () => PromiseLike<request.Response>): Promise<string> {
+async function refused(status: number, send: () => PromiseLike<Response>): Promise<string> {
   const before = storeDump(catalog.ctx);
   const res = await send();
-  const { message } = expectErrorShape(res, status);
+  const { message } = expectError(res, status);
   expect(storeDump(catalog.ctx)).toBe(before);
   return message;
 }
@@ -56,14 +50,13 @@ describe('prototype keys in bodies and query strings pollute nothing', () => {
       '{"name":"proto-nested","serviceType":"CustomStorage","connection":{"config":{"type":"CustomStorage","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}}}';
     const res = await post(SERVICES, raw);
     expect([201, 400]).toContain(res.status);
-    if (res.status !== 201) expectErrorShape(res);
+    if (res.status !== 201) expectError(res);
   });
 
   it.each([['/__proto__/polluted'], ['/constructor/prototype/polluted'], ['/__proto__']])('a JSON Patch to %s is refused with 400', async (path) => {
     const message = await refused(400, () =>
-      api()
-        .patch(`${SERVICES}/${seeded.ids.storageService}`)
-        .set('Authorization', token)
+      catalog
+        .request('patch', `${SERVICES}/${seeded.ids.storageService}`)
         .set('Content-Type', 'application/json-patch+json')
         .send(JSON.stringify([{ op: 'add', path, value: { polluted: true } }])),
     );
@@ -72,23 +65,22 @@ describe('prototype keys in bodies and query strings pollute nothing', () => {
 
   it('bulk items and a restore body with prototype keys are refused or reported, never applied', async () => {
     const before = storeDump(catalog.ctx);
-    const bulk = await api()
+    const bulk = await catalog
       .put(`${SERVICES}/bulk`)
-      .set('Authorization', token)
       .set('Content-Type', 'application/json')
       .send('[{"__proto__":{"polluted":true}},{"constructor":{"prototype":{"polluted":true}}}]');
     expect(bulk.status).toBeLessThan(500);
     if (bulk.status === 200) expect((bulk.body as { numberOfRowsPassed: number }).numberOfRowsPassed).toBe(0);
-    else expectErrorShape(bulk, 400);
-    await refused(400, () => api().put(`${SERVICES}/restore`).set('Authorization', token).set('Content-Type', 'application/json').send('{"__proto__":{"id":"x"}}'));
+    else expectError(bulk, 400);
+    await refused(400, () => catalog.put(`${SERVICES}/restore`).set('Content-Type', 'application/json').send('{"__proto__":{"id":"x"}}'));
     expect(storeDump(catalog.ctx)).toBe(before);
   });
 
   it.each(['__proto__=x', 'constructor=x', 'hasOwnProperty=1', 'toString=1', 'valueOf=1', '__proto__[polluted]=1', 'constructor[prototype][polluted]=1'])(
     'a list with the undeclared query parameter %s answers as if it were absent',
     async (query) => {
-      const plain = await api().get('/api/v1/containers').set('Authorization', token).expect(200);
-      const hostile = await api().get(`/api/v1/containers?${query}`).set('Authorization', token);
+      const plain = await catalog.get('/api/v1/containers').expect(200);
+      const hostile = await catalog.get(`/api/v1/containers?${query}`);
       expect(hostile.status, hostile.text).toBe(200);
       const ids = (body: unknown) => (body as { data: { id: string }[] }).data.map((e) => e.id);
       expect(ids(hostile.body)).toEqual(ids(plain.body));
@@ -97,7 +89,7 @@ describe('prototype keys in bodies and query strings pollute nothing', () => {
   );
 
   it.each(['__proto__', 'constructor', 'toString', 'owners,__proto__'])('fields=%s is 400 Invalid field name', async (fields) => {
-    const message = await refused(400, () => api().get(`/api/v1/containers/${seeded.ids.container}`).query({ fields }).set('Authorization', token));
+    const message = await refused(400, () => catalog.get(`/api/v1/containers/${seeded.ids.container}`).query({ fields }));
     expect(message).toMatch(/Invalid field name (__proto__|constructor|toString)/);
   });
 });
@@ -109,12 +101,9 @@ describe('size and nesting limits', () => {
   });
 
   it('a smaller configured limit (bodyLimit) is enforced too', async () => {
-    const small = await createApp({ bodyLimit: '1kb', log: () => {} });
-    const res = await request(small.app)
-      .post(SERVICES)
-      .set('Authorization', token)
-      .send({ ...service('big'), description: 'x'.repeat(2000) });
-    expectErrorShape(res, 413);
+    const small = await startApp({ bodyLimit: '1kb' });
+    const res = await small.post(SERVICES, { ...service('big'), description: 'x'.repeat(2000) });
+    expectError(res, 413);
   });
 
   it.each([
@@ -128,13 +117,12 @@ describe('size and nesting limits', () => {
   it('10,000-deep nesting in a JSON Patch value and in a bulk body is 400', async () => {
     const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
     await refused(400, () =>
-      api()
-        .patch(`${SERVICES}/${seeded.ids.storageService}`)
-        .set('Authorization', token)
+      catalog
+        .request('patch', `${SERVICES}/${seeded.ids.storageService}`)
         .set('Content-Type', 'application/json-patch+json')
         .send(`[{"op":"add","path":"/description","value":${deep}}]`),
     );
-    await refused(400, () => api().put(`${SERVICES}/bulk`).set('Authorization', token).set('Content-Type', 'application/json').send(`[${deep}]`));
+    await refused(400, () => catalog.put(`${SERVICES}/bulk`).set('Content-Type', 'application/json').send(`[${deep}]`));
   });
 
   it(`nesting up to ${MAX_BODY_DEPTH} levels is accepted (struct columns nest legitimately)`, async () => {
@@ -147,12 +135,12 @@ describe('size and nesting limits', () => {
 
 describe('missing bodies', () => {
   it('a create without a body or Content-Type is 415 naming the missing header', async () => {
-    const message = await refused(415, () => api().post(SERVICES).set('Authorization', token));
+    const message = await refused(415, () => catalog.post(SERVICES));
     expect(message).toBe('Missing Content-Type header: send the request body as application/json');
   });
 
   it('a create with a JSON Content-Type and an empty body is 400', async () => {
-    await refused(400, () => api().post(SERVICES).set('Authorization', token).set('Content-Type', 'application/json'));
+    await refused(400, () => catalog.post(SERVICES).set('Content-Type', 'application/json'));
   });
 });
 
@@ -187,20 +175,14 @@ describe('entity names', () => {
   ])('a service and a container named with %s keep a quoted FQN and are found by name', async (_label, name, quoted) => {
     const svc = await post(SERVICES, service(name)).expect(201);
     expect((svc.body as { fullyQualifiedName: string }).fullyQualifiedName).toBe(quoted);
-    const byName = await api()
-      .get(`${SERVICES}/name/${encodeURIComponent(quoted)}`)
-      .set('Authorization', token)
-      .expect(200);
+    const byName = await catalog.get(`${SERVICES}/name/${encodeURIComponent(quoted)}`).expect(200);
     expect((byName.body as { id: string }).id).toBe((svc.body as { id: string }).id);
 
     const child = await post('/api/v1/containers', { name, service: quoted }).expect(201);
     expect((child.body as { fullyQualifiedName: string }).fullyQualifiedName).toBe(`${quoted}.${quoted}`);
-    const found = await api()
-      .get(`/api/v1/containers/name/${encodeURIComponent(`${quoted}.${quoted}`)}`)
-      .set('Authorization', token)
-      .expect(200);
+    const found = await catalog.get(`/api/v1/containers/name/${encodeURIComponent(`${quoted}.${quoted}`)}`).expect(200);
     expect((found.body as { id: string }).id).toBe((child.body as { id: string }).id);
-    const listed = await api().get('/api/v1/containers').query({ service: quoted }).set('Authorization', token).expect(200);
+    const listed = await catalog.get('/api/v1/containers').query({ service: quoted }).expect(200);
     expect((listed.body as { data: { id: string }[] }).data.map((c) => c.id)).toEqual([(child.body as { id: string }).id]);
   });
 
@@ -210,7 +192,7 @@ describe('entity names', () => {
 });
 
 describe('paging parameters', () => {
-  const list = (query: string) => api().get(`/api/v1/containers?${query}`).set('Authorization', token);
+  const list = (query: string) => catalog.get(`/api/v1/containers?${query}`);
   it.each([
     ['limit=-1', /limit must be >= 0/],
     ['limit=1e9', /limit must be <= 1000000/],
@@ -232,8 +214,7 @@ describe('paging parameters', () => {
 });
 
 describe('the followers body', () => {
-  const follow = (body: string, type = 'application/json') =>
-    api().put(`/api/v1/containers/${seeded.ids.container}/followers`).set('Authorization', token).set('Content-Type', type).send(body);
+  const follow = (body: string, type = 'application/json') => catalog.put(`/api/v1/containers/${seeded.ids.container}/followers`).set('Content-Type', type).send(body);
   it.each([
     ['an object', '{"id":"6f1e0000-0000-4000-8000-000000000000"}'],
     ['an array', '["6f1e0000-0000-4000-8000-000000000000"]'],
@@ -250,7 +231,7 @@ describe('the followers body', () => {
 });
 
 describe('request bodies are never coerced: a value of the wrong type is a 400 naming the field', () => {
-  const put = (path: string, body: unknown) => api().put(path).set('Authorization', token).set('Content-Type', 'application/json').send(JSON.stringify(body));
+  const put = (path: string, body: unknown) => catalog.put(path).set('Content-Type', 'application/json').send(JSON.stringify(body));
 
   it.each([
     ['a number', 12345],
@@ -267,7 +248,7 @@ describe('request bodies are never coerced: a value of the wrong type is a 400 n
   });
 
   it('query parameters still are coerced: ?limit=2 is the integer 2', async () => {
-    const res = await api().get('/api/v1/containers?limit=2').set('Authorization', token);
+    const res = await catalog.get('/api/v1/containers?limit=2');
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBeLessThanOrEqual(2);
   });

@@ -60,6 +60,7 @@ function pathDefaults(op: Operation, pool: PathPool): fc.Arbitrary<Record<string
     else if (p.name === 'userId') record[p.name] = fc.constantFrom(...pool.userId);
     else if (p.name === 'version') record[p.name] = fc.constantFrom('0.1', '9.9');
     else if (p.name === 'timestamp') record[p.name] = fc.constantFrom('0', '1700000000000');
+    else if (Array.isArray(p.schema.enum)) record[p.name] = fc.constantFrom(...p.schema.enum.map(String));
     else record[p.name] = fc.constantFrom(...pool.id);
   }
   return fc.record(record);
@@ -138,14 +139,12 @@ function bodyDefects(op: Operation): fc.Arbitrary<Pick<FuzzRequest, 'contentType
       .constantFrom('application/xml', 'application/x-www-form-urlencoded', 'text/html', 'application/octet-stream', 'image/png')
       .filter((t) => !types.includes(t))
       .map((contentType) => ({ contentType, body: '<a>1</a>', defect: 'wrong content type', names: ['media type', 'content-type'] })),
-    fc
-      .tuple(fc.integer({ min: 65, max: 10_000 }), fc.boolean())
-      .map(([depth, asArray]) => ({
-        contentType: jsonType,
-        body: top === 'array' ? `[${deep(depth, 1, asArray)}]` : top === 'object' ? `{"name":"n","description":${deep(depth, 1, asArray)}}` : deep(depth, 'x', asArray),
-        defect: 'deep nesting',
-        names: ['nested'],
-      })),
+    fc.tuple(fc.integer({ min: 65, max: 10_000 }), fc.boolean()).map(([depth, asArray]) => ({
+      contentType: jsonType,
+      body: top === 'array' ? `[${deep(depth, 1, asArray)}]` : top === 'object' ? `{"name":"n","description":${deep(depth, 1, asArray)}}` : deep(depth, 'x', asArray),
+      defect: 'deep nesting',
+      names: ['nested'],
+    })),
     (NOT_A[top] ?? NOT_A.object!).map((value) => ({ contentType: jsonType, body: JSON.stringify(value), defect: `body not ${top}`, names: bodyNames })),
   ];
   if (top === 'array')
@@ -173,14 +172,12 @@ function bodyDefects(op: Operation): fc.Arbitrary<Pick<FuzzRequest, 'contentType
   }
   if (top === 'object' && closed) {
     out.push(
-      fc
-        .constantFrom(...HOSTILE_KEYS, 'fuzzUnknownField')
-        .map((key) => ({
-          contentType: jsonType,
-          body: `{"name":"fuzz-never-created",${JSON.stringify(key)}:{"polluted":true}}`,
-          defect: `unknown field ${key}`,
-          names: ['Unrecognized', key, ...bodyNames],
-        })),
+      fc.constantFrom(...HOSTILE_KEYS, 'fuzzUnknownField').map((key) => ({
+        contentType: jsonType,
+        body: `{"name":"fuzz-never-created",${JSON.stringify(key)}:{"polluted":true}}`,
+        defect: `unknown field ${key}`,
+        names: ['Unrecognized', key, ...bodyNames],
+      })),
     );
   }
   if (top === 'object' && props.name) {

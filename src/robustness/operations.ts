@@ -30,7 +30,11 @@ export interface Operation {
 export function resolve(doc: OpenApiDocument, node: unknown): JsonSchema {
   let current = node as JsonSchema;
   for (let guard = 0; typeof current?.$ref === 'string' && guard < 20; guard++) {
-    const parts = (current.$ref as string).replace(/^#\//, '').split('/');
+    // A JSON pointer: `~1` is `/` and `~0` is `~` inside a part (`#/paths/~1v1~1tables/...`).
+    const parts = (current.$ref as string)
+      .replace(/^#\//, '')
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
     current = parts.reduce<unknown>((at, part) => (at as Record<string, unknown>)[part], doc) as JsonSchema;
   }
   if (!Array.isArray(current?.allOf)) return current ?? {};

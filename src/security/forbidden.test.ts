@@ -5,11 +5,9 @@
  * `social` answers 403 FORBIDDEN with OpenMetadata's text; social ones are never 403; a
  * DataSteward may edit but never delete. Each request is valid, so it reaches authorisation.
  */
-import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
-import type { CatalogApp } from '../app.ts';
-import { bearer, expectErrorShape, storeDump } from '../robustness/harness.ts';
+import type { TestApp } from '../../test/kit.ts';
+import { expectError, startApp, storeDump } from '../../test/kit.ts';
 import { fillPath, listOperations } from '../robustness/operations.ts';
 import type { Operation } from '../robustness/operations.ts';
 import { loadDocument } from '../openapi/document.ts';
@@ -17,42 +15,39 @@ import { minimalBody } from './minimal-body.ts';
 
 const document = await loadDocument();
 const operations = listOperations(document);
-const writes = operations.filter((op) => op.method !== 'get' && op.permission !== 'social');
+// A POST that only reads (`x-permission: read`, a search or a report) is anyone's to make.
+const writes = operations.filter((op) => op.method !== 'get' && op.permission !== 'social' && op.permission !== 'read');
 const social = operations.filter((op) => op.permission === 'social');
-const deletes = operations.filter((op) => op.method === 'delete' && op.permission !== 'social');
+// A DELETE that is an edit (`x-permission: edit`, a lineage edge) is the steward's to make.
+const deletes = operations.filter((op) => op.method === 'delete' && op.permission !== 'social' && op.permission !== 'edit');
 
-let catalog: CatalogApp;
+let catalog: TestApp;
 beforeAll(async () => {
   // Response validation off: the 403 bodies are checked below, and compiling the response
   // validators of every operation would dominate the run time.
-  catalog = await createApp({ validateResponses: false, log: () => {} });
+  catalog = await startApp({ validateResponses: false });
   // The first request of a token's user creates that user; do it before any state is compared.
-  for (const [role, user] of [
-    ['DataConsumer', 'consumer'],
-    ['DataSteward', 'steward'],
-  ] as const) {
-    await request(catalog.app)
-      .get('/api/v1/containers')
-      .set('Authorization', await bearer(role, user))
-      .expect(200);
-  }
+  for (const token of [catalog.tokens.consumer, catalog.tokens.steward]) await catalog.get('/api/v1/containers', token).expect(200);
 });
 
 const PATH_VALUES: Record<string, string> = {
   id: '6f1e0000-0000-4000-8000-0000000000a1',
   userId: '6f1e0000-0000-4000-8000-0000000000a2',
+  fromId: '6f1e0000-0000-4000-8000-0000000000a3',
+  toId: '6f1e0000-0000-4000-8000-0000000000a4',
+  testSuiteId: '6f1e0000-0000-4000-8000-0000000000a5',
   fqn: 'svc.thing',
   version: '0.1',
   timestamp: '1700000000000',
 };
 
-async function send(op: Operation, authorization: string) {
+async function send(op: Operation, token: string) {
   const query = Object.fromEntries(
     op.parameters
       .filter((p) => p.in === 'query' && p.required)
       .map((p) => [p.name, p.schema.format === 'uuid' ? PATH_VALUES.id! : Array.isArray(p.schema.enum) ? String(p.schema.enum[0]) : p.name === 'entityType' ? 'table' : 'x']),
   );
-  let test = request(catalog.app)[op.method](fillPath(op.path, PATH_VALUES)).query(query).set('Authorization', authorization);
+  let test = catalog.request(op.method, fillPath(op.path, PATH_VALUES), token).query(query);
   const body = minimalBody(document, op.body);
   if (body) test = test.set('Content-Type', body.type).send(JSON.stringify(body.value));
   return test;
@@ -68,15 +63,15 @@ describe('a DataConsumer token', () => {
 
   it.each(label(writes))('%s is 403 FORBIDDEN and changes nothing', async (_label, op) => {
     const before = storeDump(catalog.ctx);
-    const res = await send(op, await bearer('DataConsumer', 'consumer'));
-    const { message } = expectErrorShape(res, 403);
+    const res = await send(op, catalog.tokens.consumer);
+    const { message } = expectError(res, 403);
     expect(res.body.errorType).toBe('FORBIDDEN');
     expect(message).toMatch(/^Principal: CatalogPrincipal\{name='consumer'\} operations \[(Create|EditAll|Delete)\] not allowed$/);
     expect(storeDump(catalog.ctx)).toBe(before);
   });
 
   it.each(label(social))('%s (x-permission social) is not 403', async (_label, op) => {
-    const res = await send(op, await bearer('DataConsumer', 'consumer'));
+    const res = await send(op, catalog.tokens.consumer);
     expect(res.status, res.text.slice(0, 300)).not.toBe(403);
     expect(res.status).toBeLessThan(500);
   });
@@ -84,7 +79,7 @@ describe('a DataConsumer token', () => {
 
 describe('a DataSteward token', () => {
   it.each(label(deletes))('%s is 403 (stewards create and edit, never delete)', async (_label, op) => {
-    const res = await send(op, await bearer('DataSteward', 'steward'));
-    expect(expectErrorShape(res, 403).message).toMatch(/operations \[Delete\] not allowed$/);
+    const res = await send(op, catalog.tokens.steward);
+    expect(expectError(res, 403).message).toMatch(/operations \[Delete\] not allowed$/);
   });
 });

@@ -4,26 +4,22 @@
  * nobody is created or changed by the attempt.
  */
 import { SignJWT, UnsecuredJWT, exportSPKI, generateKeyPair } from 'jose';
-import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
-import type { CatalogApp } from '../app.ts';
 import { DEVELOPMENT_SECRET, signToken } from '../auth/tokens.ts';
-import { expectErrorShape, storeDump } from '../robustness/harness.ts';
+import type { TestApp } from '../../test/kit.ts';
+import { expectError, startApp, storeDump } from '../../test/kit.ts';
 
 const LIST = '/api/v1/services/storageServices';
 const key = (secret: string) => new TextEncoder().encode(secret);
 const now = () => Math.floor(Date.now() / 1000);
 const claims = { roles: ['Admin'] };
 
-async function expect401(catalog: CatalogApp, authorization: string | undefined): Promise<string> {
+async function expect401(catalog: TestApp, authorization: string | undefined): Promise<string> {
   const before = storeDump(catalog.ctx);
-  let test = request(catalog.app)
-    .post(LIST)
-    .send({ name: 'never', serviceType: 'CustomStorage', connection: { config: { type: 'CustomStorage' } } });
+  let test = catalog.post(LIST, { name: 'never', serviceType: 'CustomStorage', connection: { config: { type: 'CustomStorage' } } }, '');
   if (authorization !== undefined) test = test.set('Authorization', authorization);
   const res = await test;
-  const { message } = expectErrorShape(res, 401);
+  const { message } = expectError(res, 401);
   expect(res.body.errorType).toBe('UNAUTHORIZED');
   expect(res.headers['www-authenticate']).toBe('Bearer');
   expect(storeDump(catalog.ctx)).toBe(before);
@@ -31,16 +27,13 @@ async function expect401(catalog: CatalogApp, authorization: string | undefined)
 }
 
 describe('with the development key (the default)', () => {
-  let catalog: CatalogApp;
+  let catalog: TestApp;
   beforeAll(async () => {
-    catalog = await createApp({ log: () => {} });
+    catalog = await startApp();
   });
 
   it('accepts a token signed with the development key (the baseline the attacks below vary)', async () => {
-    await request(catalog.app)
-      .get(LIST)
-      .set('Authorization', `Bearer ${await signToken({ user: 'alice' })}`)
-      .expect(200);
+    await catalog.get(LIST, await signToken({ user: 'alice' })).expect(200);
   });
 
   it.each([
@@ -119,7 +112,7 @@ describe('with the development key (the default)', () => {
       .setSubject('admin')
       .setExpirationTime(now() + 3600)
       .sign(key(DEVELOPMENT_SECRET));
-    await request(catalog.app).get(LIST).set('Authorization', `Bearer ${hs512}`).expect(200);
+    await catalog.get(LIST, hs512).expect(200);
     const [, payload, signature] = hs512.split('.');
     const relabelled = `${Buffer.from(JSON.stringify({ alg: 'RS256' })).toString('base64url')}.${payload}.${signature}`;
     await expect401(catalog, `Bearer ${relabelled}`);
@@ -132,14 +125,14 @@ describe('with the development key (the default)', () => {
 });
 
 describe('with a configured public key (RS256)', () => {
-  let catalog: CatalogApp;
+  let catalog: TestApp;
   let privateKey: CryptoKey;
   let pem: string;
   beforeAll(async () => {
     const pair = await generateKeyPair('RS256');
     privateKey = pair.privateKey;
     pem = await exportSPKI(pair.publicKey);
-    catalog = await createApp({ auth: { publicKey: pem, issuer: 'https://idp.example', audience: 'catalog-kit' }, log: () => {} });
+    catalog = await startApp({ auth: { publicKey: pem, issuer: 'https://idp.example', audience: 'catalog-kit' } });
   });
   const rs256 = (edit: (jwt: SignJWT) => SignJWT = (j) => j) =>
     edit(
@@ -152,10 +145,7 @@ describe('with a configured public key (RS256)', () => {
     ).sign(privateKey);
 
   it('accepts a token signed with the matching private key, issuer and audience', async () => {
-    await request(catalog.app)
-      .get(LIST)
-      .set('Authorization', `Bearer ${await rs256()}`)
-      .expect(200);
+    await catalog.get(LIST, await rs256()).expect(200);
   });
 
   it('refuses an HS256 token signed with the public key as the HMAC secret (algorithm confusion)', async () => {
@@ -213,12 +203,9 @@ describe('with a configured public key (RS256)', () => {
 
 describe('with a configured secret', () => {
   it('refuses tokens signed with the development key', async () => {
-    const catalog = await createApp({ auth: { secret: 'team-secret-team-secret-team-secret-0123' }, log: () => {} });
+    const catalog = await startApp({ auth: { secret: 'team-secret-team-secret-team-secret-0123' } });
     await expect401(catalog, `Bearer ${await signToken({ user: 'admin' })}`);
-    await request(catalog.app)
-      .get(LIST)
-      .set('Authorization', `Bearer ${await signToken({ user: 'admin', secret: 'team-secret-team-secret-team-secret-0123' })}`)
-      .expect(200);
+    await catalog.get(LIST, await signToken({ user: 'admin', secret: 'team-secret-team-secret-team-secret-0123' })).expect(200);
   });
 });
 
@@ -228,12 +215,10 @@ describe('user names in valid tokens', () => {
     ['containing "::"', 'a::b'],
     ['a newline', 'line\nbreak'],
   ])('a subject that cannot be a user name (%s) is refused without a 5xx or a hang', async (_label, user) => {
-    const catalog = await createApp({ log: () => {} });
+    const catalog = await startApp();
     const before = storeDump(catalog.ctx);
-    const res = await request(catalog.app)
-      .get(LIST)
-      .set('Authorization', `Bearer ${await signToken({ user })}`);
-    expectErrorShape(res);
+    const res = await catalog.get(LIST, await signToken({ user }));
+    expectError(res);
     expect(res.status).toBeLessThan(500);
     expect(storeDump(catalog.ctx)).toBe(before);
   });

@@ -26,6 +26,39 @@ export interface StoredEntity {
   deletedBy: string | undefined;
 }
 
+/** A change to the stored entities: one stored or replaced (`put`), one removed for good (`remove`), or all dropped (`clear`). */
+export type StoreChange = { readonly op: 'put' | 'remove'; readonly stored: StoredEntity } | { readonly op: 'clear' };
+export type StoreListener = (change: StoreChange) => void;
+
+/**
+ * A stored entity. Writes replace `entity` whole, in several places (src/domain/lifecycle.ts,
+ * social.ts, dependents.ts), so its setter is the one place that sees every change: it tells the
+ * store, which tells its listeners (derived state such as the search index, src/search/).
+ */
+class Slot implements StoredEntity {
+  #entity: Entity;
+  readonly history: string[] = [];
+  deletedBy: string | undefined = undefined;
+
+  constructor(
+    entity: Entity,
+    readonly type: string,
+    readonly parentId: string | undefined,
+    private readonly changed: (stored: StoredEntity) => void,
+  ) {
+    this.#entity = entity;
+  }
+
+  get entity(): Entity {
+    return this.#entity;
+  }
+
+  set entity(next: Entity) {
+    this.#entity = next;
+    this.changed(this);
+  }
+}
+
 export class EntityStore {
   private readonly byId = new Map<string, StoredEntity>();
   private readonly byFqn = new Map<string, Map<string, string>>();
@@ -34,20 +67,85 @@ export class EntityStore {
   private readonly deletedCounts = new Map<string, number>();
   /** Side data: per area (by key), the value of each entity id. Values are frozen: a write replaces them. */
   private readonly side = new Map<string, { area: SideData<unknown>; values: Map<string, unknown> }>();
+  private listeners: readonly StoreListener[] = [];
+  /** While `atomically` runs: how to undo each change made so far, in order; and the entities already snapshotted. */
+  private undo: (() => void)[] | undefined;
+  private readonly touched = new Set<StoredEntity>();
+
+  /**
+   * Runs `write`; when it throws, every change it made to the stored entities and the side data is
+   * undone before the error goes on, so a refused write leaves nothing behind (the API's write
+   * routes run in one: src/http/operation-routes.ts). The entities are restored as the very
+   * objects they were, so the `--data` journal, which compares objects (src/persistence/changes.ts),
+   * sees no change; the listeners hear of each restored entity. An entity is snapshotted when a
+   * write first reads it from the store (`get`, `getByFqn`, `children`, `ofType`, `all`): writes
+   * reach entities only through those. `clear` and `importSideData` are not undone. A nested call
+   * is part of the outer one. `write` must be synchronous (what it does after an `await` is not covered).
+   */
+  atomically<T>(write: () => T): T {
+    if (this.undo) return write();
+    const undo: (() => void)[] = (this.undo = []);
+    try {
+      return write();
+    } catch (error) {
+      this.undo = undefined;
+      for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
+      throw error;
+    } finally {
+      this.undo = undefined;
+      this.touched.clear();
+    }
+  }
+
+  /** Within `atomically`: remembers the entity as it is, once, so that it can be put back. */
+  private touch<S extends StoredEntity | undefined>(stored: S): S {
+    if (!this.undo || !stored || this.touched.has(stored)) return stored;
+    this.touched.add(stored);
+    const { entity, deletedBy } = stored;
+    const historyLength = stored.history.length;
+    this.undo.push(() => {
+      if (stored.entity !== entity) {
+        if (stored.entity.deleted !== entity.deleted && this.byId.get(entity.id) === stored) this.countDeleted(stored.type, entity.deleted ? 1 : -1);
+        stored.entity = entity;
+      }
+      stored.deletedBy = deletedBy;
+      stored.history.length = historyLength;
+    });
+    return stored;
+  }
+
+  /** Within `atomically`: how to put back the value an area held for a key before it changes. */
+  private rememberSide(values: Map<string, unknown>, key: string): void {
+    if (!this.undo) return;
+    if (!values.has(key)) {
+      this.undo.push(() => void values.delete(key));
+      return;
+    }
+    const value = values.get(key);
+    // A series trimmed from its oldest end (change events) gets its first entries back first, in order.
+    const first = values.keys().next().value === key;
+    this.undo.push(() => {
+      if (!first || values.has(key)) return void values.set(key, value);
+      const rest = [...values];
+      values.clear();
+      values.set(key, value);
+      for (const [k, v] of rest) values.set(k, v);
+    });
+  }
 
   get(id: string): StoredEntity | undefined {
-    return this.byId.get(id);
+    return this.touch(this.byId.get(id));
   }
 
   getByFqn(type: string, fqn: string): StoredEntity | undefined {
     const id = this.byFqn.get(type)?.get(fqn);
-    return id === undefined ? undefined : this.byId.get(id);
+    return id === undefined ? undefined : this.touch(this.byId.get(id));
   }
 
   /** Stores a new entity. The caller has checked uniqueness in the same synchronous step. */
   insert(type: string, created: Entity, parentId: string | undefined): StoredEntity {
     const entity = compactEntity(created);
-    const stored: StoredEntity = { entity, type, parentId, history: [], deletedBy: undefined };
+    const stored: StoredEntity = new Slot(entity, type, parentId, this.entityChanged);
     this.byId.set(entity.id, stored);
     this.fqnIndex(type).set(entity.fullyQualifiedName, entity.id);
     this.orderedKeys(type).insert(entity.fullyQualifiedName, entity.id);
@@ -57,11 +155,17 @@ export class EntityStore {
       set.add(entity.id);
     }
     if (entity.deleted) this.countDeleted(type, 1);
+    if (this.undo) {
+      this.undo.push(() => this.unindex(stored));
+      this.touch(stored);
+    }
+    this.tell({ op: 'put', stored });
     return stored;
   }
 
   /** Replaces the current version; `previous` (the JSON of the old version) joins the history. */
   update(stored: StoredEntity, next: Entity, previousJson: string | undefined): void {
+    this.touch(stored);
     if (previousJson !== undefined) stored.history.push(previousJson);
     if (stored.entity.deleted !== next.deleted) this.countDeleted(stored.type, next.deleted ? 1 : -1);
     stored.entity = compactEntity(next);
@@ -69,14 +173,36 @@ export class EntityStore {
 
   /** Removes an entity for good (hard delete). Children must be removed first by the caller. */
   remove(stored: StoredEntity): void {
+    this.touch(stored);
     const { entity, type, parentId } = stored;
+    if (this.undo) {
+      const children = this.childIds.get(entity.id);
+      this.undo.push(() => this.reindex(stored, entity, children));
+    }
     this.byId.delete(entity.id);
     this.byFqn.get(type)?.delete(entity.fullyQualifiedName);
     this.ordered.get(type)?.remove(entity.fullyQualifiedName, entity.id);
     if (parentId) this.childIds.get(parentId)?.delete(entity.id);
     this.childIds.delete(entity.id);
     if (entity.deleted) this.countDeleted(type, -1);
-    for (const { values } of this.side.values()) values.delete(entity.id);
+    this.tell({ op: 'remove', stored });
+    for (const { area, values } of this.side.values()) {
+      if (values.has(entity.id)) this.rememberSide(values, entity.id);
+      values.delete(entity.id);
+      if (area.withoutEntity) this.dropMentions(area, values, entity.id);
+    }
+  }
+
+  /** The values of an area that name other entities lose what names the removed one (a new value each: the journal sees it). */
+  private dropMentions(area: SideData<unknown>, values: Map<string, unknown>, removedId: string): void {
+    const without = area.withoutEntity as (value: unknown, id: string) => unknown;
+    for (const [key, value] of values) {
+      const next = without(value, removedId);
+      if (next === value) continue;
+      this.rememberSide(values, key);
+      if (next === undefined || (area.series && (next as readonly unknown[]).length === 0)) values.delete(key);
+      else values.set(key, typeof next === 'object' && next !== null ? Object.freeze(next) : next);
+    }
   }
 
   /** The value an area holds for an entity. Frozen: change it by `setSide` with a new value. */
@@ -92,11 +218,23 @@ export class EntityStore {
   setSide<T>(area: SideData<T>, id: string, value: T | undefined): void {
     let slot = this.side.get(area.key);
     if (value === undefined || (area.series && (value as readonly unknown[]).length === 0)) {
+      if (slot?.values.has(id)) this.rememberSide(slot.values, id);
       slot?.values.delete(id);
       return;
     }
     if (!slot) this.side.set(area.key, (slot = { area: area as SideData<unknown>, values: new Map() }));
+    this.rememberSide(slot.values, id);
     slot.values.set(id, typeof value === 'object' && value !== null ? Object.freeze(value) : value);
+  }
+
+  /** The values one area holds, with their keys. */
+  *sideValuesOf<T>(area: SideData<T>): IterableIterator<[string, T]> {
+    yield* (this.side.get(area.key)?.values ?? new Map<string, unknown>()) as Map<string, T>;
+  }
+
+  /** How many values one area holds. */
+  sideCount(area: SideData<unknown>): number {
+    return this.side.get(area.key)?.values.size ?? 0;
   }
 
   /** Every side data value with its area and entity id (the `--data` journal compares them). */
@@ -150,7 +288,7 @@ export class EntityStore {
     const out: StoredEntity[] = [];
     for (const childId of ids) {
       const child = this.byId.get(childId);
-      if (child) out.push(child);
+      if (child) out.push(this.touch(child));
     }
     return out;
   }
@@ -191,13 +329,14 @@ export class EntityStore {
   *ofType(type: string): IterableIterator<StoredEntity> {
     for (const id of this.byFqn.get(type)?.values() ?? []) {
       const stored = this.byId.get(id);
-      if (stored) yield stored;
+      if (stored) yield this.touch(stored);
     }
   }
 
   /** Every stored entity of every kind (export, integrity checks). */
   *all(): IterableIterator<StoredEntity> {
-    yield* this.byId.values();
+    if (!this.undo) return yield* this.byId.values();
+    for (const stored of this.byId.values()) yield this.touch(stored);
   }
 
   /**
@@ -224,6 +363,57 @@ export class EntityStore {
     this.ordered.clear();
     this.deletedCounts.clear();
     this.side.clear();
+    this.tell({ op: 'clear' });
+  }
+
+  /**
+   * Calls `listener` after every change to the stored entities, synchronously, inside the write
+   * (side data is not reported). Returns the function that stops it.
+   */
+  subscribe(listener: StoreListener): () => void {
+    this.listeners = [...this.listeners, listener];
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  private readonly entityChanged = (stored: StoredEntity): void => this.tell({ op: 'put', stored });
+
+  private tell(change: StoreChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+
+  /** Undoes `insert`: the entity leaves every index (its side data is undone on its own). */
+  private unindex(stored: StoredEntity): void {
+    const { entity, type, parentId } = stored;
+    this.byId.delete(entity.id);
+    this.byFqn.get(type)?.delete(entity.fullyQualifiedName);
+    this.ordered.get(type)?.remove(entity.fullyQualifiedName, entity.id);
+    if (parentId) {
+      const siblings = this.childIds.get(parentId);
+      siblings?.delete(entity.id);
+      if (siblings?.size === 0) this.childIds.delete(parentId);
+    }
+    if (this.childIds.get(entity.id)?.size === 0) this.childIds.delete(entity.id);
+    if (entity.deleted) this.countDeleted(type, -1);
+    this.tell({ op: 'remove', stored });
+  }
+
+  /** Undoes `remove`: the same object back in every index, as it was when removed. */
+  private reindex(stored: StoredEntity, entity: Entity, children: Set<string> | undefined): void {
+    if (stored.entity !== entity) stored.entity = entity;
+    const { type, parentId } = stored;
+    this.byId.set(entity.id, stored);
+    this.fqnIndex(type).set(entity.fullyQualifiedName, entity.id);
+    this.orderedKeys(type).insert(entity.fullyQualifiedName, entity.id);
+    if (parentId) {
+      let set = this.childIds.get(parentId);
+      if (!set) this.childIds.set(parentId, (set = new Set()));
+      set.add(entity.id);
+    }
+    if (children) this.childIds.set(entity.id, children);
+    if (entity.deleted) this.countDeleted(type, 1);
+    this.tell({ op: 'put', stored });
   }
 
   private fqnIndex(type: string): Map<string, string> {

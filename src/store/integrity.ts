@@ -20,6 +20,7 @@
 import type { EntityReference, Votes } from '../domain/entity.ts';
 import type { EntityStore, StoredEntity } from './entity-store.ts';
 import { sortKey } from './sorted-keys.ts';
+import { ownerHolds } from './side-data.ts';
 
 export function checkIntegrity(store: EntityStore): string[] {
   const problems: string[] = [];
@@ -45,7 +46,8 @@ export function checkIntegrity(store: EntityStore): string[] {
   checkTotals(store, entities, problems);
   for (const { area, id } of store.sideEntries()) {
     const owner = store.get(id);
-    if (owner?.type !== area.owner) problems.push(`side data: ${area.key} holds a value for ${id}, which is not a stored ${area.owner}${owner ? ` (it is a ${owner.type})` : ''}`);
+    if (!ownerHolds(area.owner, owner?.type))
+      problems.push(`side data: ${area.key} holds a value for ${id}, which is not a stored ${area.owner}${owner ? ` (it is a ${owner.type})` : ''}`);
   }
   return problems;
 }

@@ -20,10 +20,30 @@ export interface SideDataSpec {
   readonly group: string;
   /** The value's field in the group's per-entity object; absent: the value is that entry itself. */
   readonly field?: string;
-  /** The type of the entity whose id keys the value. */
+  /**
+   * The type of the entity whose id keys the value; `ANY_ENTITY`: an entity of any type;
+   * `NO_ENTITY`: the keys name no entity (an entity type's name...), so an import checks the values only.
+   */
   readonly owner: string;
   /** The component schema of the value, or of each item of a series. */
   readonly schema: string;
+  /**
+   * For values that name other entities (a lineage edge names its downstream end): the value
+   * without what names the entity `id`, which was removed for good — the same value when nothing
+   * names it, `undefined` when nothing is left. The store applies it to every value of the area.
+   */
+  readonly withoutEntity?: (value: never, id: string) => unknown;
+}
+
+/** `owner` of an area keyed by the id of an entity of any type. */
+export const ANY_ENTITY = '*';
+/** `owner` of an area whose keys are not entity ids. */
+export const NO_ENTITY = '-';
+
+/** Whether a key fits its area's `owner`, given the type of the exported entity with that id, if any. */
+export function ownerHolds(owner: string, typeOfKey: string | undefined): boolean {
+  if (owner === NO_ENTITY) return true;
+  return owner === ANY_ENTITY ? typeOfKey !== undefined : typeOfKey === owner;
 }
 
 /** A declared area; `T` is the type of its values (a readonly list for a series). */
