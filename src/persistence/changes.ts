@@ -1,17 +1,18 @@
 /**
  * What one journal record of the data file holds (src/persistence/data-file.ts): the stored
  * entities that changed since the previous record, whole, the ids that are gone, and the side data
- * values that were set or removed. Records are found by comparing the store with what was last
- * recorded rather than by hooks in every write path: handlers replace `stored.entity` in several
- * places (src/domain/lifecycle.ts, social.ts, dependents.ts) and never change a stored entity in
- * place (src/store/compact.ts), so a new object, a new `deletedBy` or a longer history is exactly
- * "this entity changed". Side data values are frozen by the store and replaced by each write
- * (src/store/entity-store.ts `setSide`), so a new value is exactly "this value changed" too. The
- * comparison is a pass over the store per group of writes (pointer checks), far cheaper than
- * exporting the state.
+ * values that were set or removed. Records are found by comparing what the store reports changed
+ * (its change listener and `takeSideChanges`, src/store/entity-store.ts) with what was last
+ * recorded: handlers replace `stored.entity` in several places (src/domain/lifecycle.ts, social.ts,
+ * dependents.ts) and never change a stored entity in place (src/store/compact.ts), so a new
+ * object, a new `deletedBy` or a longer history is exactly "this entity changed". Side data values
+ * are frozen by the store and replaced by each write (`setSide`), so a new value is exactly "this
+ * value changed" too. A group of writes costs pointer checks of what it touched; after a clear or
+ * an import, of everything.
  */
 import type { CatalogContext } from '../domain/context.ts';
 import type { Entity } from '../domain/entity.ts';
+import type { StoredEntity } from '../store/entity-store.ts';
 import type { SideDataJson } from '../admin/side-data.ts';
 import type { StateJson, StoredEntityJson } from '../admin/state.ts';
 import type { SideData, SideDataChange, SideDataExport } from '../store/side-data.ts';
@@ -50,12 +51,24 @@ export class ChangeCapture {
   private recordedSide = new Map<string, { area: SideData<unknown>; values: Map<string, unknown> }>();
   private recordedSideCount = 0;
 
+  /** Ids of the entities the store reported changed since the last record, or 'all' after a clear. */
+  private dirty: Set<string> | 'all' = 'all';
+
   constructor(private readonly ctx: CatalogContext) {
+    // Only what the store reports changed is compared (a write costs O(its change), not O(store)).
+    ctx.store.subscribe((change) => {
+      if (this.dirty === 'all') return;
+      if (change.op === 'clear') this.dirty = 'all';
+      else this.dirty.add(change.stored.entity.id);
+    });
+    ctx.store.trackSideChanges();
     this.rebase();
   }
 
   /** The store as it is now counts as recorded (after a load or a snapshot of it). */
   rebase(): void {
+    this.dirty = new Set();
+    this.ctx.store.takeSideChanges();
     this.recorded = new Map();
     for (const stored of this.ctx.store.all()) {
       this.recorded.set(stored.entity.id, { entity: stored.entity, deletedBy: stored.deletedBy, historyLength: stored.history.length });
@@ -74,6 +87,52 @@ export class ChangeCapture {
 
   /** The changes since the last call (or rebase), or undefined when there are none. */
   capture(seq: number): ChangeRecord | undefined {
+    const dirty = this.dirty;
+    this.dirty = new Set();
+    const { put, del } = dirty === 'all' ? this.captureAllEntities() : this.captureEntities(dirty);
+    const sideChanged = this.ctx.store.takeSideChanges();
+    const side = sideChanged === 'all' ? this.captureAllSide() : this.captureSide(sideChanged);
+    if (!put.length && !del.length && !side.length) return undefined;
+    return { seq, ...(put.length ? { put } : {}), ...(del.length ? { del } : {}), ...(side.length ? { side } : {}) };
+  }
+
+  /** The entities the store reported changed: each one put again when it differs from its record, or deleted when gone. */
+  private captureEntities(ids: ReadonlySet<string>): { put: PutJson[]; del: string[] } {
+    const put: PutJson[] = [];
+    const del: string[] = [];
+    for (const id of ids) {
+      const stored = this.ctx.store.get(id);
+      if (stored) {
+        const change = this.putIfChanged(stored);
+        if (change) put.push(change);
+      } else if (this.recorded.delete(id)) {
+        del.push(id);
+      }
+    }
+    return { put, del };
+  }
+
+  /** The stored entity as a put when it differs from what was recorded (which it then becomes). */
+  private putIfChanged(stored: StoredEntity): PutJson | undefined {
+    const id = stored.entity.id;
+    const before = this.recorded.get(id);
+    if (before && before.entity === stored.entity && before.deletedBy === stored.deletedBy && before.historyLength === stored.history.length) return undefined;
+    // A history that shrank (a write undone) is written whole.
+    const base = before && before.historyLength <= stored.history.length ? before.historyLength : 0;
+    this.recorded.set(id, { entity: stored.entity, deletedBy: stored.deletedBy, historyLength: stored.history.length });
+    return {
+      type: stored.type,
+      ...(stored.parentId ? { parentId: stored.parentId } : {}),
+      ...(stored.deletedBy ? { deletedBy: stored.deletedBy } : {}),
+      // Not copied: the record is serialised in the same synchronous step (src/persistence/data-file.ts).
+      entity: stored.entity,
+      historyBase: base,
+      history: stored.history.slice(base),
+    };
+  }
+
+  /** Every entity compared with its record (after a clear or an import). */
+  private captureAllEntities(): { put: PutJson[]; del: string[] } {
     const put: PutJson[] = [];
     const recordedBefore = this.recorded.size;
     let seen = 0;
@@ -81,19 +140,8 @@ export class ChangeCapture {
       const id = stored.entity.id;
       const before = this.recorded.get(id);
       if (before) seen++;
-      if (before && before.entity === stored.entity && before.deletedBy === stored.deletedBy && before.historyLength === stored.history.length) continue;
-      // A history that shrank (cannot happen outside an import) is written whole.
-      const base = before && before.historyLength <= stored.history.length ? before.historyLength : 0;
-      put.push({
-        type: stored.type,
-        ...(stored.parentId ? { parentId: stored.parentId } : {}),
-        ...(stored.deletedBy ? { deletedBy: stored.deletedBy } : {}),
-        // Not copied: the record is serialised in the same synchronous step (src/persistence/data-file.ts).
-        entity: stored.entity,
-        historyBase: base,
-        history: stored.history.slice(base),
-      });
-      this.recorded.set(id, { entity: stored.entity, deletedBy: stored.deletedBy, historyLength: stored.history.length });
+      const change = this.putIfChanged(stored);
+      if (change) put.push(change);
     }
     const del: string[] = [];
     // Every recorded id still in the store was seen above: only when some were not is the second pass needed.
@@ -103,13 +151,33 @@ export class ChangeCapture {
       }
       for (const id of del) this.recorded.delete(id);
     }
-    const side = this.captureSide();
-    if (!put.length && !del.length && !side.length) return undefined;
-    return { seq, ...(put.length ? { put } : {}), ...(del.length ? { del } : {}), ...(side.length ? { side } : {}) };
+    return { put, del };
   }
 
-  /** The side data values set or removed since the last record, as for entities: pointer checks. */
-  private captureSide(): SideDataChange[] {
+  /** The side data values the store reported changed, compared with their records. */
+  private captureSide(changed: ReadonlyMap<SideData<unknown>, ReadonlySet<string>>): SideDataChange[] {
+    const changes: SideDataChange[] = [];
+    for (const [area, ids] of changed) {
+      for (const id of ids) {
+        const value = this.ctx.store.getSide(area, id);
+        const values = this.recordedSide.get(area.key)?.values;
+        if (value === undefined) {
+          if (!values?.has(id)) continue;
+          changes.push(sideChange(area, id));
+          values.delete(id);
+          this.recordedSideCount--;
+        } else if (values?.get(id) !== value) {
+          // Not copied: frozen, and serialised in the same synchronous step.
+          changes.push({ ...sideChange(area, id), value });
+          this.recordSide(area, id, value);
+        }
+      }
+    }
+    return changes;
+  }
+
+  /** Every side data value compared with its record (after a clear or an import): pointer checks. */
+  private captureAllSide(): SideDataChange[] {
     const changes: SideDataChange[] = [];
     const recordedBefore = this.recordedSideCount;
     let seen = 0;

@@ -68,6 +68,12 @@ export class EntityStore {
   /** Side data: per area (by key), the value of each entity id. Values are frozen: a write replaces them. */
   private readonly side = new Map<string, { area: SideData<unknown>; values: Map<string, unknown> }>();
   private listeners: readonly StoreListener[] = [];
+  /**
+   * Side data values changed since the last `takeSideChanges()` (per area, the keys), or 'all'
+   * after a clear or an import; undefined while nobody tracks them (the `--data` journal does:
+   * src/persistence/changes.ts reads only what changed instead of comparing every value).
+   */
+  private sideDirty: Map<SideData<unknown>, Set<string>> | 'all' | undefined;
   /** While `atomically` runs: how to undo each change made so far, in order; and the entities already snapshotted. */
   private undo: (() => void)[] | undefined;
   private readonly touched = new Set<StoredEntity>();
@@ -187,7 +193,10 @@ export class EntityStore {
     if (entity.deleted) this.countDeleted(type, -1);
     this.tell({ op: 'remove', stored });
     for (const { area, values } of this.side.values()) {
-      if (values.has(entity.id)) this.rememberSide(values, entity.id);
+      if (values.has(entity.id)) {
+        this.rememberSide(values, entity.id);
+        this.markSide(area, entity.id);
+      }
       values.delete(entity.id);
       if (area.withoutEntity) this.dropMentions(area, values, entity.id);
     }
@@ -200,6 +209,7 @@ export class EntityStore {
       const next = without(value, removedId);
       if (next === value) continue;
       this.rememberSide(values, key);
+      this.markSide(area, key);
       if (next === undefined || (area.series && (next as readonly unknown[]).length === 0)) values.delete(key);
       else values.set(key, typeof next === 'object' && next !== null ? Object.freeze(next) : next);
     }
@@ -216,6 +226,7 @@ export class EntityStore {
    * escaping the `--data` journal, which sees a write as a new value (src/persistence/changes.ts).
    */
   setSide<T>(area: SideData<T>, id: string, value: T | undefined): void {
+    this.markSide(area as SideData<unknown>, id);
     let slot = this.side.get(area.key);
     if (value === undefined || (area.series && (value as readonly unknown[]).length === 0)) {
       if (slot?.values.has(id)) this.rememberSide(slot.values, id);
@@ -225,6 +236,25 @@ export class EntityStore {
     if (!slot) this.side.set(area.key, (slot = { area: area as SideData<unknown>, values: new Map() }));
     this.rememberSide(slot.values, id);
     slot.values.set(id, typeof value === 'object' && value !== null ? Object.freeze(value) : value);
+  }
+
+  /** Starts (or restarts) remembering which side data values change: see `takeSideChanges`. */
+  trackSideChanges(): void {
+    this.sideDirty = new Map();
+  }
+
+  /** The side data values changed since the last call (or `trackSideChanges`), or 'all'; then forgets them. */
+  takeSideChanges(): Map<SideData<unknown>, Set<string>> | 'all' {
+    const changed = this.sideDirty ?? 'all';
+    this.sideDirty = new Map();
+    return changed;
+  }
+
+  private markSide(area: SideData<unknown>, id: string): void {
+    if (!(this.sideDirty instanceof Map)) return;
+    let ids = this.sideDirty.get(area);
+    if (!ids) this.sideDirty.set(area, (ids = new Set()));
+    ids.add(id);
   }
 
   /** The values one area holds, with their keys. */
@@ -271,6 +301,7 @@ export class EntityStore {
    */
   importSideData(data: SideDataExport): void {
     this.side.clear();
+    if (this.sideDirty) this.sideDirty = 'all';
     for (const area of declaredSideData()) {
       for (const [id, entry] of Object.entries(data[area.group] ?? {})) {
         const raw = area.field === undefined ? entry : (entry as Record<string, unknown> | undefined)?.[area.field];
@@ -363,6 +394,7 @@ export class EntityStore {
     this.ordered.clear();
     this.deletedCounts.clear();
     this.side.clear();
+    if (this.sideDirty) this.sideDirty = 'all';
     this.tell({ op: 'clear' });
   }
 
