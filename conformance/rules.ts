@@ -164,6 +164,11 @@ export const RULES: readonly Rule[] = [
     name: 'DELETE with recursive=true also deletes the children (soft: hidden, visible with include; hard: gone)',
     source: contract('"Delete and restore" rule 3; "Entity lifecycle" (recursive)'),
   },
+  {
+    id: 'delete.async',
+    name: 'DELETE <collection>/async/{id} answers 202 with a jobId, and the entity is then deleted as by the delete by id (soft: deleted true, version +0.1)',
+    source: observed('docs/behaviour.md "Asynchronous delete" (EntityResource.java deleteByIdAsync, DeleteEntityResponse)'),
+  },
   // Errors
   {
     id: 'not-found.unknown-id',
@@ -269,6 +274,21 @@ export const RULES: readonly Rule[] = [
     name: 'Sample data of an unknown table, or of a table that has none, gives 404',
     source: contract('"Table sample data"'),
   },
+  {
+    id: 'container.sample-data-round-trip',
+    name: "PUT a container's sample data then GET answers the container with it; DELETE then GET answers it without; the version does not change",
+    source: observed('docs/behaviour.md "Container and topic sample data" (ContainerResource.java, ContainerRepository.java)'),
+  },
+  {
+    id: 'container.children-listed',
+    name: 'GET /v1/containers/name/{fqn}/children lists exactly the containers directly inside (no deeper ones), a soft-deleted one only with include=all, and paging.total counts them',
+    source: observed('docs/behaviour.md "Container children" (ContainerResource.java /name/{fqn}/children)'),
+  },
+  {
+    id: 'profiler-config.database-round-trip',
+    name: 'PUT a database (schema) profiler config then GET answers the entity with it; DELETE then GET answers it without; the version does not change',
+    source: observed('docs/behaviour.md "Database and schema profiler configuration" (DatabaseResource.java, DatabaseSchemaResource.java)'),
+  },
   // Data contracts
   {
     id: 'data-contract.results-newest-first',
@@ -304,6 +324,16 @@ export const RULES: readonly Rule[] = [
     id: 'data-contract.validate-returns-result',
     name: 'POST <contract>/validate returns a validation result for that contract with a known execution status',
     source: contract('"Data contracts" (validate a contract); "Data contract validation result"'),
+  },
+  {
+    id: 'data-contract.odcs-round-trip',
+    name: 'A data contract exported as ODCS (JSON by id and by name, YAML) and imported for another entity (POST and PUT, JSON and YAML) keeps its description and schema; parse lists its schema object',
+    source: observed('docs/behaviour.md "Data contracts" (DataContractResource.java ODCS endpoints; ui/rest/contractAPI.ts)'),
+  },
+  {
+    id: 'data-contract.validate-stores-nothing',
+    name: 'POST /v1/dataContracts/validate (JSON, YAML, ODCS YAML) answers valid for a good request and entityErrors for a missing entity, and stores no contract',
+    source: observed('docs/behaviour.md "Data contracts" (DataContractResource.java validateContractRequest, contractValidation.json)'),
   },
   {
     id: 'data-contract.unknown-404',
@@ -401,8 +431,8 @@ export const RULES: readonly Rule[] = [
   // Table profiles and data contracts by entity
   {
     id: 'table-profile.round-trip',
-    name: 'PUT tableProfile stores a table, column and system profile; GET tableProfile, columnProfile and systemProfile return them in their time range',
-    source: contract('"Table profiler" (table, column and system profiles); the shapes: docs/behaviour.md "Table data"'),
+    name: 'PUT tableProfile stores a table, column and system profile; GET tableProfile, columnProfile and systemProfile return them in their time range, and tableProfile/latest answers the table with them',
+    source: contract('"Table profiler" (table, column and system profiles); the shapes: docs/behaviour.md "Table data", "Table columns and custom metrics"'),
     expect: { contract: 'reads keyed by the table id', openmetadata: 'reads keyed by the table FQN (columnProfile by the column FQN), with startTs and endTs' },
   },
   {

@@ -1,11 +1,13 @@
 import { concurrentCreates } from './concurrency.ts';
 import { conditionalRequests, fieldsContract } from './conditional.ts';
+import { contractDocuments } from './contract-documents.ts';
 import { customProperties } from './custom-properties.ts';
 import { changeEvents } from './events.ts';
 import { lineageGraph } from './lineage.ts';
 import { createAndUniqueness, deleteAndRestore, errorsAndAuth, followersAndVotes, upsertAndBulk } from './lifecycle.ts';
 import { everyOperationOfTheInterface } from './operations.ts';
 import { searchIndex } from './search.ts';
+import { sideData } from './side-data.ts';
 import type { Scenario } from './support.ts';
 import { csvRoundTrip, dataContractResults, tableSubresources } from './tables.ts';
 
@@ -20,6 +22,8 @@ export const SCENARIOS: readonly Scenario[] = [
   dataContractResults,
   everyOperationOfTheInterface,
   csvRoundTrip,
+  sideData,
+  contractDocuments,
   conditionalRequests,
   fieldsContract,
   changeEvents,

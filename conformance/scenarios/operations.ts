@@ -2,7 +2,8 @@
  * Every operation of the kinds the interface names, once per run whatever the seed, each answer
  * checked by the rule about what the operation does: create (POST and PUT), list with cursor
  * paging, GET by id and by name, PATCH by id and by name, bulk, followers, votes, soft delete by
- * name and by id, versions, restore, hard delete (conformance/coverage.ts counts them).
+ * name and by id, versions, restore, asynchronous delete, hard delete (conformance/coverage.ts counts
+ * them).
  */
 import { patchEntity, checkHistory } from '../commands/history.ts';
 import { checkPagingOnly, checkScopeListing } from '../commands/list.ts';
@@ -10,9 +11,10 @@ import { hardDeleteEntity, restoreEntity, softDeleteEntity } from '../commands/d
 import { verifyState } from '../commands/read.ts';
 import { followAndCheck, voteAndCheck } from '../commands/social.ts';
 import { bulkUpsert, upsertExisting } from '../commands/upsert.ts';
+import { asObject } from '../http.ts';
 import { KINDS, type Kind, type KindId } from '../kinds.ts';
-import type { Model, ModelEntity } from '../model.ts';
-import { createEntity } from '../ops.ts';
+import { describe, nextVersion, sameVersion, type Model, type ModelEntity } from '../model.ts';
+import { createEntity, readEntity } from '../ops.ts';
 import type { Session } from '../session.ts';
 import type { Scenario } from './support.ts';
 
@@ -62,7 +64,49 @@ export async function everyOperation(s: Session, m: Model, e: ModelEntity, paren
   await restoreEntity(s, m, e);
   await patchEntity(s, m, e, 'patchDeleted', true);
   await softDeleteEntity(s, m, e, false, false);
+  // The asynchronous soft delete (docs/behaviour.md "Asynchronous delete"), then a hard delete by name.
+  if (documents(s, 'DELETE', `${kind.path}/async/{id}`)) {
+    await restoreEntity(s, m, e);
+    await asyncSoftDelete(s, e);
+  }
   await hardDeleteEntity(s, m, e, true, false);
+}
+
+/** How long a target gets to carry out an asynchronous delete it answered 202 (or --settle-timeout). */
+const ASYNC_PATIENCE_MS = 5000;
+
+/**
+ * `DELETE <collection>/async/{id}` of the active `e`: 202 with a jobId, then (as soon as the target
+ * has run the job) `e` is soft-deleted, version +0.1 (rule delete.async).
+ */
+async function asyncSoftDelete(s: Session, e: ModelEntity): Promise<void> {
+  const rule = 'delete.async';
+  const c = s.checker;
+  const path = `${e.kind.path}/async/${e.id}`;
+  const ex = await s.send({ method: 'DELETE', path, query: { hardDelete: false, recursive: false } });
+  if (!c.status(rule, ex, [202], `DELETE ${path}`)) {
+    if (ex.status < 300) e.state = 'limbo';
+    return;
+  }
+  const job = asObject(ex.json);
+  c.check(rule, typeof job?.jobId === 'string' && job.jobId !== '', `DELETE ${path}: a job with its jobId`, () => ex.responseText.slice(0, 300), ex);
+  const expected = nextVersion(e.version);
+  const deadline = Date.now() + (s.ctx.settleTimeoutMs ?? ASYNC_PATIENCE_MS);
+  let read = await readEntity(s, e, { by: 'id', include: 'all' });
+  while (asObject(read.json)?.deleted !== true && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    read = await readEntity(s, e, { by: 'id', include: 'all' });
+  }
+  const got = asObject(read.json);
+  const ok = c.check(
+    rule,
+    read.status === 200 && got?.deleted === true && (expected === null || sameVersion(got.version, expected)),
+    `after the 202 of DELETE ${path}: ${describe(e)} soft-deleted${expected === null ? '' : `, version ${expected}`}`,
+    () => `${read.status} deleted ${JSON.stringify(got?.deleted)} version ${JSON.stringify(got?.version)}`,
+    read,
+  );
+  e.state = ok ? 'deleted' : 'limbo';
+  e.version = typeof got?.version === 'number' ? got.version : null;
 }
 
 /** The rules everyOperation checks. */
@@ -86,6 +130,7 @@ export const EVERY_OPERATION_RULES: readonly string[] = [
   'soft-delete.visible-with-include',
   'restore.reactivates',
   'hard-delete.status',
+  'delete.async',
   'hard-delete.gone-everywhere',
   'side-effects.rejected-request-changes-nothing',
   'errors.body-shape',

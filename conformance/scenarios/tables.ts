@@ -320,6 +320,20 @@ async function tableProfiles(s: Session, table: ModelEntity): Promise<void> {
       ex,
     );
   }
+  // The newest profiles, on the table and its column (docs/behaviour.md "Table columns and custom metrics").
+  const latestPath = `/v1/tables/${encodeURIComponent(table.fqn)}/tableProfile/latest`;
+  const latest = await s.send({ method: 'GET', path: latestPath });
+  const got = asObject(latest.json);
+  const c1 = asArray(got?.columns)
+    ?.map(asObject)
+    .find((col) => col?.name === 'c1');
+  c.check(
+    rule,
+    latest.status === 200 && got?.id === table.id && containsAll(got.profile, { timestamp: t, rowCount: 2 }) && containsAll(c1?.profile, { timestamp: t, nullCount: 0 }),
+    `GET ${latestPath}: the table with profile ${JSON.stringify({ timestamp: t, rowCount: 2 })} and column c1 with its profile`,
+    () => `${latest.status} ${latest.responseText.slice(0, 300)}`,
+    latest,
+  );
 }
 
 const STATUSES = ['Success', 'Failed', 'PartialSuccess', 'Aborted', 'Queued', 'Running'];

@@ -283,6 +283,12 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
       });
     }
   },
+  /** An asynchronous delete answers 202 with a job and deletes nothing. */
+  'delete.async': (x) => {
+    if (x.method === 'DELETE' && /^\/api\/v1\/.+\/async\/[0-9a-f-]{36}$/i.test(x.forward.pathname)) {
+      x.answer(202, { jobId: randomUUID(), message: 'Delete operation initiated', entityName: 'x', hardDelete: isHard(x), recursive: isRecursive(x) });
+    }
+  },
 
   // Errors
   /** A 404 for an unknown id is answered 200 {}. */
@@ -371,6 +377,23 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
     if (subPath(x) === 'sampleData') replaceStatus(x, 404, { status: 200, body: {} });
   },
 
+  /** PUT of a container's sample data stores no rows. */
+  'container.sample-data-round-trip': (x) => {
+    const body = asJson(x.body);
+    if (x.method === 'PUT' && x.target?.collection === 'containers' && subPath(x) === 'sampleData' && body) x.forward.body = { ...body, rows: [] };
+  },
+  /** The children of a container leave out the last one. */
+  'container.children-listed': (x) => {
+    if (x.method === 'GET' && /^\/api\/v1\/containers\/name\/.+\/children$/.test(x.forward.pathname)) {
+      rewriteEntity(x, 200, (b) => (Array.isArray(b.data) && b.data.length > 0 ? { ...b, data: (b.data as unknown[]).slice(0, -1) } : undefined));
+    }
+  },
+  /** GET of a database's (schema's) profiler configuration answers the entity without it. */
+  'profiler-config.database-round-trip': (x) => {
+    const field = subPath(x);
+    if (x.method === 'GET' && (field === 'databaseProfilerConfig' || field === 'databaseSchemaProfilerConfig')) rewriteEntity(x, 200, (e) => ({ ...e, [field]: undefined }));
+  },
+
   // Data contracts
   /** Data contract results are listed oldest first. */
   'data-contract.results-newest-first': (x) => {
@@ -408,6 +431,20 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
   /** Data contract validation answers {}. */
   'data-contract.validate-returns-result': (x) => {
     if (isDataContract(x) && x.method === 'POST' && subPath(x) === 'validate') x.reply((a) => (a.status < 300 ? { status: a.status, body: {} } : undefined));
+  },
+  /** An ODCS import (JSON) drops the document's schema. */
+  'data-contract.odcs-round-trip': (x) => {
+    const body = asJson(x.body);
+    if ((x.method === 'POST' || x.method === 'PUT') && x.forward.pathname === '/api/v1/dataContracts/odcs' && body) x.forward.body = { ...body, schema: [] };
+  },
+  /** Validating a contract request creates the contract, and answers a validation. */
+  'data-contract.validate-stores-nothing': (x) => {
+    if (x.method !== 'POST' || x.forward.pathname !== '/api/v1/dataContracts/validate') return;
+    x.forward.pathname = '/api/v1/dataContracts';
+    x.reply((a) => {
+      const failed = a.status >= 300 ? [String(asJson(a.body)?.message ?? a.status)] : [];
+      return { status: 200, body: { valid: failed.length === 0, entityErrors: failed, constraintErrors: [] } };
+    });
   },
   /** A 404 for an unknown data contract is answered 200 with an empty list. */
   'data-contract.unknown-404': (x) => {
@@ -493,11 +530,12 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
   },
 
   // Table profiles and data contracts by entity
-  /** The table, column and system profile reads answer no profile. */
+  /** The table, column and system profile reads answer no profile; the latest profile answers the table without one. */
   'table-profile.round-trip': (x) => {
     if (x.method === 'GET' && /^(table|column|system)Profile$/.test(x.forward.pathname.split('/').at(-1) ?? '')) {
       rewriteEntity(x, 200, (b) => (Array.isArray(b.data) ? { ...b, data: [] } : undefined));
     }
+    if (x.method === 'GET' && x.forward.pathname.endsWith('/tableProfile/latest')) rewriteEntity(x, 200, ({ profile: _profile, ...table }) => table);
   },
   /** A CSV export answers its header line only. */
   'csv.export-import-round-trip': (x) => {
