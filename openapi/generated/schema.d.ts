@@ -8845,12 +8845,16 @@ export interface paths {
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
-                /** @description Epoch milliseconds of the result(s). */
-                timestamp: components["schemas"]["Timestamp"];
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get one validation result by its id
+         * @description One stored validation result of the contract, by the result's `id`, as OpenMetadata answers
+         *     `GET /v1/dataContracts/{id}/results/{resultId}` (the web UI's `contractAPI.ts`;
+         *     docs/behaviour.md "Data contracts"). 404 when the contract or the result does not exist.
+         */
+        get: operations["getDataContractResult"];
         put?: never;
         post?: never;
         /**
@@ -36510,6 +36514,35 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getDataContractResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The result's id (OpenMetadata's `{resultId}`; the segment is named as the delete's). */
+                timestamp: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataContractResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     deleteDataContractResult: {
         parameters: {
             query?: never;
@@ -36517,7 +36550,7 @@ export interface operations {
             path: {
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
-                /** @description Epoch milliseconds of the result(s). */
+                /** @description Epoch milliseconds of the result. */
                 timestamp: components["schemas"]["Timestamp"];
             };
             cookie?: never;

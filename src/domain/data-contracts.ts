@@ -51,6 +51,12 @@ export function listContractResults(ctx: CatalogContext, contractId: string, ran
   return timeRange(resultsOf(ctx, contractId), range);
 }
 
+/** docs/behaviour.md "Data contracts": one stored result by its id, a copy; undefined when none has it. */
+export function contractResultById(ctx: CatalogContext, contractId: string, resultId: string): DataContractResult | undefined {
+  const found = resultsOf(ctx, contractId).find((r) => r.id === resultId);
+  return found && structuredClone(found);
+}
+
 /** docs/behaviour.md "Data contracts": `DELETE .../results/{timestamp}` removes the result at that timestamp. */
 export function deleteContractResult(ctx: CatalogContext, contract: StoredEntity, timestamp: number, user: string): number {
   return removeWhere(ctx, contract, (r) => r.timestamp === timestamp, user);

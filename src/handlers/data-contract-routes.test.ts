@@ -267,6 +267,18 @@ describe('validation results (contract "Data contracts", "Limits"; docs/behaviou
     expect((await c.get(`/api/v1/dataContracts/${made.id}/results`)).body.data.map((r: { timestamp: number }) => r.timestamp)).toEqual([T0 + 3000]);
   });
 
+  it('one result by its id (GET .../results/{resultId} of the web UI); an unknown id or contract is 404, a malformed id 400', async () => {
+    const t = await createTable(c);
+    const made = await contract(c, t);
+    const stored = (await c.put(`/api/v1/dataContracts/${made.id}/results`, result(T0 + 1000, 'Failed')).expect(200)).body as { id: string };
+    await c.put(`/api/v1/dataContracts/${made.id}/results`, result(T0 + 2000)).expect(200);
+    const got = await c.get(`/api/v1/dataContracts/${made.id}/results/${stored.id}`).expect(200);
+    expect(got.body).toMatchObject({ id: stored.id, timestamp: T0 + 1000, contractExecutionStatus: 'Failed' });
+    await c.get(`/api/v1/dataContracts/${made.id}/results/${MISSING}`).expect(404);
+    await c.get(`/api/v1/dataContracts/${MISSING}/results/${stored.id}`).expect(404);
+    await c.get(`/api/v1/dataContracts/${made.id}/results/not-a-uuid`).expect(400);
+  });
+
   it('every results operation on an unknown contract is 404', async () => {
     await c.get(`/api/v1/dataContracts/${MISSING}/results`).expect(404);
     await c.put(`/api/v1/dataContracts/${MISSING}/results`, result(T0)).expect(404);

@@ -11,6 +11,7 @@ import type { CreateDataContractResult } from '../domain/data-contracts.ts';
 import {
   addContractResult,
   contractForValidation,
+  contractResultById,
   deleteContractResult,
   deleteContractResultsBefore,
   inheritedContract,
@@ -96,5 +97,12 @@ export function mountDataContractRoutes(router: OperationRoutes, ctx: CatalogCon
   router.delete(`${prefix}/:id/results/:timestamp`, (req, res) => {
     deleteContractResult(ctx, contract(req), Number(pathParam(req, 'timestamp')), user(res));
     res.status(200).end();
+  });
+  // By the result's id (docs/behaviour.md "Data contracts"): the same place as the delete by timestamp, whose name the segment keeps.
+  router.get(`${prefix}/:id/results/:timestamp`, (req, res) => {
+    const stored = contract(req);
+    const found = contractResultById(ctx, stored.entity.id, pathParam(req, 'timestamp'));
+    if (!found) throw ApiError.notFound('dataContractResult', pathParam(req, 'timestamp'));
+    res.json(found);
   });
 }
