@@ -27,6 +27,8 @@ describe('catalog-kit conform arguments', () => {
       'out/report.json',
       '--timeout',
       '2.5',
+      '--settle-timeout',
+      '0.5',
       '--openapi',
       'https://om.example/swagger.json',
       '--min-coverage=95%',
@@ -45,6 +47,7 @@ describe('catalog-kit conform arguments', () => {
       junit: 'out/junit.xml',
       json: 'out/report.json',
       timeoutMs: 2500,
+      settleTimeoutMs: 500,
       openapi: 'https://om.example/swagger.json',
       minCoverage: 95,
       listRules: true,
@@ -57,6 +60,8 @@ describe('catalog-kit conform arguments', () => {
     expect(args.profile).toBe('contract');
     expect(args.target).toBeUndefined();
     expect(args.timeoutMs).toBeUndefined(); // the client's default applies (30 s)
+    expect(args.settleTimeoutMs).toBeUndefined(); // each scenario's own patience applies (search 5 s, events 10 s)
+    expect(parseConformArgs(['--settle-timeout', '0']).settleTimeoutMs).toBe(0); // ask once
     expect(args.help).toBe(false);
   });
 
@@ -76,6 +81,8 @@ describe('catalog-kit conform arguments', () => {
     [['stray'], /unexpected argument/],
     [['--timeout', '0'], /--timeout must be a number of seconds/],
     [['--timeout', '5s'], /--timeout must be a number of seconds/],
+    [['--settle-timeout', '-1'], /--settle-timeout must be a number of seconds/],
+    [['--settle-timeout', '5000ms'], /--settle-timeout must be a number of seconds/],
     [['--min-coverage', '101'], /--min-coverage must be a percentage/],
     [['--min-coverage', 'all'], /--min-coverage must be a percentage/],
     [['--openapi='], /--openapi needs/],

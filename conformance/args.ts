@@ -20,6 +20,9 @@ Options:
   --json FILE              write a JSON report
   --timeout SECONDS        give up on a request after this long (default 30): a target that does
                            not answer in time stops the run with exit 2
+  --settle-timeout SECONDS how long to keep asking for what a target may record in the background
+                           (search hits, change events, feed threads) before a rule fails (default:
+                           5 for search, 10 for events and the feed; 0 asks once)
   --openapi URL|FILE       check every response against the target's own OpenAPI document (JSON or
                            YAML, 3.0 or 3.1) instead of the kit's
   --min-coverage PERCENT   fail the run (exit 1) when fewer of the operations of the interface's
@@ -51,6 +54,8 @@ export interface ConformArgs {
   json?: string;
   /** Per-request time limit in milliseconds (--timeout is in seconds). */
   timeoutMs?: number;
+  /** How long eventually consistent reads are retried, in milliseconds (--settle-timeout is in seconds). */
+  settleTimeoutMs?: number;
   openapi?: string;
   minCoverage?: number;
   listRules: boolean;
@@ -70,6 +75,7 @@ const VALUE_OPTIONS = new Set([
   'junit',
   'json',
   'timeout',
+  'settle-timeout',
   'openapi',
   'min-coverage',
 ]);
@@ -150,6 +156,12 @@ export function parseConformArgs(argv: readonly string[]): ConformArgs {
     const seconds = Number(timeout);
     if (!/^\d+(\.\d+)?$/.test(timeout) || seconds <= 0 || seconds > 3600) throw new UsageError('--timeout must be a number of seconds, more than 0 and at most 3600');
     out.timeoutMs = Math.round(seconds * 1000);
+  }
+  const settle = values.get('settle-timeout');
+  if (settle !== undefined) {
+    const seconds = Number(settle);
+    if (!/^\d+(\.\d+)?$/.test(settle) || seconds > 3600) throw new UsageError('--settle-timeout must be a number of seconds, from 0 to 3600');
+    out.settleTimeoutMs = Math.round(seconds * 1000);
   }
   out.openapi = values.get('openapi');
   if (out.openapi === '') throw new UsageError('--openapi needs a URL or a file');

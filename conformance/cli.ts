@@ -109,6 +109,7 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
       path: args.path,
       rules: args.rules,
       timeoutMs: args.timeoutMs,
+      settleTimeoutMs: args.settleTimeoutMs,
       openapi: args.openapi,
       minCoverage: args.minCoverage,
       serverInProcess: reference !== undefined,

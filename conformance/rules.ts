@@ -307,8 +307,8 @@ export const RULES: readonly Rule[] = [
   },
   {
     id: 'data-contract.results-latest',
-    name: 'GET <contract>/results/latest returns the result with the greatest timestamp',
-    source: contract('"Data contracts" (latest result)'),
+    name: 'GET <contract>/results/latest returns the result with the greatest timestamp, and GET <contract>/results/<result id> that result',
+    source: contract('"Data contracts" (latest result); docs/behaviour.md "Data contracts" (one result by id)'),
   },
   {
     id: 'data-contract.results-delete-one',

@@ -34,6 +34,8 @@ export interface ConformanceOptions {
   log?: (line: string) => void;
   isAborted?: () => boolean;
   timeoutMs?: number;
+  /** `--settle-timeout`: how long eventually consistent reads (search, events, feed) are retried before a rule fails (default: each scenario's own). */
+  settleTimeoutMs?: number;
   /** Which phases run (default both; tests use this to prove each phase catches faults). */
   phases?: { scenarios?: boolean; random?: boolean };
   /** The target's own OpenAPI document (URL or file) to check responses against, instead of the kit's. */
@@ -78,6 +80,7 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
     document,
     lastUpdatedAt: new Map(),
     resolvedHrefs: new Map(),
+    settleTimeoutMs: opts.settleTimeoutMs,
     available,
     tally: new Tally(new Set(RULES.filter((r) => r.everyResponse).map((r) => r.id))),
     cleanup: new CleanupRegistry(),

@@ -29,6 +29,8 @@ export interface RunContext {
   lastUpdatedAt: Map<string, number>;
   /** Hrefs already resolved in this run, with the id they answered (rule meaning.href-resolves). */
   resolvedHrefs: Map<string, string>;
+  /** `--settle-timeout` in milliseconds: how long the scenarios retry what a target may record in the background; undefined for each scenario's default. */
+  settleTimeoutMs?: number;
   /** Kinds the target serves. */
   available: ReadonlySet<KindId>;
   tally: Tally;

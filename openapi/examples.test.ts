@@ -1,7 +1,8 @@
 /**
  * Every request example of the document is a request the server answers as documented: each
  * operation's request body examples and parameter examples, sent to a fresh server (the demo
- * catalog, reset before each request), in both profiles, get a status the operation documents and
+ * catalog, reset after each request that may have changed it: anything but GET and HEAD; a reset
+ * reloads every fixture, so resetting after reads too would double the time), in both profiles, get a status the operation documents and
  * never a 5xx. What an example names may not exist (a 404 is documented); what it sends must never
  * break the server.
  */
@@ -89,8 +90,10 @@ describe.each(['contract', 'openmetadata'] as const)('profile %s: every request 
     const requests = exampleRequests();
     expect(requests.length).toBeGreaterThan(100);
     const problems: string[] = [];
+    let changed = true;
     for (const example of requests) {
-      await app.post('/__admin/reset', undefined, '').expect(200);
+      if (changed) await app.post('/__admin/reset', undefined, '').expect(200);
+      changed = example.method !== 'get' && example.method !== 'head';
       let test = app.request(example.method as 'get', `/api${example.path}`).query(example.query);
       for (const [name, value] of Object.entries(example.headers)) test = test.set(name, value);
       if (example.contentType !== undefined) {

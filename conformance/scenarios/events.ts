@@ -16,7 +16,7 @@ import { SetupError, setupOk, type Scenario } from './support.ts';
 
 const TYPES = ['entityCreated', 'entityUpdated', 'entityRestored', 'entityDeleted'] as const;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** How long a target may take to show an event or a notification (some record them in the background). */
+/** How long a target may take to show an event or a notification (some record them in the background); `--settle-timeout` overrides it. */
 const PATIENCE_MS = 10_000;
 
 /** The event types recorded about one entity since `since` (server clock), oldest first, and the exchange that listed them. */
@@ -32,7 +32,7 @@ async function eventsAbout(s: Session, entityType: string, entityId: string, sin
 
 /** Waits (a little) until at least `count` events are recorded about the entity; returns what is there then. */
 async function awaitEvents(s: Session, entityType: string, entityId: string, since: number, count: number): Promise<{ types: string[]; ex: Exchange }> {
-  const deadline = Date.now() + PATIENCE_MS;
+  const deadline = Date.now() + (s.ctx.settleTimeoutMs ?? PATIENCE_MS);
   for (;;) {
     const seen = await eventsAbout(s, entityType, entityId, since);
     if (seen.types.length >= count || Date.now() > deadline) return seen;
@@ -114,7 +114,7 @@ export const changeEvents: Scenario = {
     const changed = setupOk(await patch('changed again by catalog-kit conform'), [200], 'PATCH the followed container');
     const changedAt = Number(changed.updatedAt ?? since);
     const about = `<#E::${c.kind.id}::${c.fqn}>`;
-    const deadline = Date.now() + PATIENCE_MS;
+    const deadline = Date.now() + (s.ctx.settleTimeoutMs ?? PATIENCE_MS);
     let feed = await followsFeed(s, follower.id, about, changedAt);
     while (feed.threads.length === 0 && Date.now() < deadline) {
       await sleep(200);

@@ -4,7 +4,7 @@
  * hits to its kind, `from` / `size` page through exactly `hits.total.value` hits, and a
  * soft-deleted container is found only with `deleted=true`. A target's search index may lag its
  * writes a little (Elasticsearch refreshes every second): each search is repeated for up to
- * PATIENCE_MS until it shows what the rule wants, and fails only then.
+ * PATIENCE_MS (or `--settle-timeout`) until it shows what the rule wants, and fails only then.
  */
 import type { Exchange } from '../http.ts';
 import { asArray, asObject } from '../http.ts';
@@ -44,7 +44,7 @@ async function search(s: Session, query: Record<string, string | number | boolea
 
 /** Repeats a search until `done` holds or the patience runs out; returns the last answer. */
 async function searchUntil(s: Session, query: Record<string, string | number | boolean>, done: (h: Hits) => boolean): Promise<Hits> {
-  const deadline = Date.now() + PATIENCE_MS;
+  const deadline = Date.now() + (s.ctx.settleTimeoutMs ?? PATIENCE_MS);
   for (;;) {
     const h = await search(s, query);
     if (h.ex.status !== 200 || done(h) || Date.now() > deadline) return h;

@@ -368,13 +368,14 @@ export const dataContractResults: Scenario = {
     // Five runs a minute apart, ending ten minutes ago, stored out of order.
     const t0 = Math.floor(Date.now() / 1000) * 1000 - 15 * 60_000;
     const ts = [0, 1, 2, 3, 4].map((i) => t0 + i * 60_000);
+    const resultIds: unknown[] = [];
     for (const i of [2, 0, 4, 1, 3]) {
       const ex = await s.send({
         method: 'PUT',
         path: base,
         body: { timestamp: ts[i], contractExecutionStatus: i % 2 === 0 ? 'Success' : 'Failed', result: `run ${i}`, dataContractFQN: fqn, executionTime: 100 + i },
       });
-      setupOk(ex, [200, 201], `store result ${i}`);
+      resultIds[i] = setupOk(ex, [200, 201], `store result ${i}`).id;
     }
     const window = { startTs: t0 - 30_000, endTs: t0 + 5 * 60_000 };
     const list = async (query: Record<string, number>) => {
@@ -418,6 +419,16 @@ export const dataContractResults: Scenario = {
       () => `${latest.status} ${latest.responseText.slice(0, 200)}`,
       latest,
     );
+    if (typeof resultIds[2] === 'string') {
+      const one = await s.send({ method: 'GET', path: `${base}/${resultIds[2]}` });
+      c.check(
+        'data-contract.results-latest',
+        one.status === 200 && asObject(one.json)?.id === resultIds[2] && asObject(one.json)?.timestamp === ts[2],
+        `the result ${resultIds[2]} by its id (minute 2)`,
+        () => `${one.status} ${one.responseText.slice(0, 200)}`,
+        one,
+      );
+    }
 
     const delOne = await s.send({ method: 'DELETE', path: `${base}/${ts[2]}` });
     if (c.status('data-contract.results-delete-one', delOne, [200, 204], 'DELETE one result (minute 2)')) {

@@ -1,9 +1,12 @@
 /**
- * No false positives: a default run of the conformance suite (25 random sequences) passes every
- * rule against the reference server, in both profiles, whatever the seed, and checks every
- * operation of the interface's kinds. `npm test` tries one seed per profile; `CK_SEEDS=20 npx
- * vitest run test/self-test/seeds.test.ts` tries twenty (the seeds are 1..N, so a failure names
- * the one to replay with `catalog-kit conform --seed N`).
+ * No false positives: a default run of the conformance suite (25 random sequences, the default
+ * --settle-timeout) passes every rule against the reference server, in both profiles, whatever the
+ * seed, and checks every operation of the interface's kinds. `npm test` runs only the
+ * --min-coverage test here: the self-test's clean run (./selftest.test.ts) makes the same claims
+ * for one seed, so a default run here would repeat it. `npm run test:selftest` (SELFTEST_ALL=1,
+ * run by .ci/run) tries CK_SEEDS seeds per profile (10 there, 1 when unset);
+ * `CK_SEEDS=20 npx vitest run test/self-test/seeds.test.ts` tries twenty (the seeds are 1..N, so a
+ * failure names the one to replay with `catalog-kit conform --seed N`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformMain } from '../../conformance/cli.ts';
@@ -13,10 +16,11 @@ import { signToken } from '../../src/auth/tokens.ts';
 import type { ProfileName } from '../../src/config/profiles.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 
+const SEEDED = process.env.SELFTEST_ALL === '1' || process.env.CK_SEEDS !== undefined;
 const COUNT = Number(process.env.CK_SEEDS ?? 1);
 if (!Number.isInteger(COUNT) || COUNT < 1) throw new Error(`CK_SEEDS must be a positive integer, not ${process.env.CK_SEEDS}`);
 
-describe.each(['contract', 'openmetadata'] as const satisfies readonly ProfileName[])('a default run against the %s-profile reference server', (profile) => {
+describe.runIf(SEEDED).each(['contract', 'openmetadata'] as const satisfies readonly ProfileName[])('a default run against the %s-profile reference server', (profile) => {
   // One seed range per profile, so that the two profiles do not try the same sequences.
   const seeds = Array.from({ length: COUNT }, (_, i) => (profile === 'contract' ? 1 : 101) + i);
   let server: RunningServer;
