@@ -9,15 +9,17 @@
  *   3. `tsc -p tsconfig.build.json` (JavaScript and declarations);
  *   4. copy the runtime assets (ASSETS below) and write dist/openapi/generated/schema.js, the
  *      runtime half of the type-only `catalog-kit/schema` export (package.json `exports`);
- *   5. make the command executable.
+ *   5. bundle `catalog-kit serve` (BUNDLE below);
+ *   6. write the V8 code cache of the compiled validators (src/openapi/code-cache.ts);
+ *   7. make the command executable.
  *
- * Plain Node, no dependencies but the installed typescript: it runs before anything is built.
+ * Plain Node, no dependencies but the installed typescript and esbuild: it runs before anything is built.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const DIST = path.join(ROOT, 'dist');
@@ -74,7 +76,46 @@ step('assets', () => {
   }
   mkdirSync(path.join(DIST, 'openapi/generated'), { recursive: true });
   writeFileSync(path.join(DIST, 'openapi/generated/schema.js'), '// Types only: see schema.d.ts.\nexport {};\n');
-  chmodSync(path.join(DIST, BIN), 0o755);
 });
+
+// `catalog-kit serve` as one module and a few chunks (esbuild), in place of the ~150 files tsc
+// wrote for it and its dependencies: resolving and reading each of those files was about a third
+// of the command's cold start (docs/performance.md "Cold start"). The bundle replaces
+// dist/src/cli/serve.js, where src/cli/main.ts imports it from, and its chunks sit beside it, so
+// the paths the server computes from import.meta.url (`../../openapi/...`, `../../fixtures/...`,
+// all from a folder one below src/) find the same assets. What is loaded only on demand (the token
+// verifier, a YAML module) stays a separate chunk or a package required at run time. The library
+// exports (src/index.ts) keep tsc's modules: a program importing catalog-kit gets the unbundled
+// ones and its own copies of the dependencies. The `require` defined by the banner is for the
+// CommonJS dependencies inside the bundle (express and its own), which call require() for Node's
+// modules.
+const BUNDLE = { entry: 'src/cli/serve.ts', outdir: 'dist/src/cli', chunkNames: 'serve-[name]-[hash]' };
+const esbuild = await import('esbuild');
+step('bundle', () => {
+  esbuild.buildSync({
+    absWorkingDir: ROOT,
+    entryPoints: [BUNDLE.entry],
+    outdir: BUNDLE.outdir,
+    chunkNames: BUNDLE.chunkNames,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    allowOverwrite: true,
+    logLevel: 'warning',
+    banner: { js: "import { createRequire as __catalogKitRequire } from 'node:module';\nconst require = __catalogKitRequire(import.meta.url);" },
+  });
+});
+
+// With this Node.js, so the Node.js that serves from this build takes the cache; another one
+// rejects it and compiles the modules as before.
+const { writeCodeCache } = await import(pathToFileURL(path.join(DIST, 'src/openapi/code-cache.js')).href);
+const { VALIDATOR_MODULES } = await import(pathToFileURL(path.join(DIST, 'src/openapi/compiled.js')).href);
+step('code cache', () => {
+  for (const name of VALIDATOR_MODULES) writeCodeCache(path.join(DIST, 'openapi/generated/validators', name));
+});
+
+step('executable', () => chmodSync(path.join(DIST, BIN), 0o755));
 
 process.stderr.write(`catalog-kit: built dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

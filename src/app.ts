@@ -52,7 +52,7 @@ import { jsonResponses, operationRoutes, unmatchedRoute } from './http/operation
 import { errorRenderer } from './http/render-error.ts';
 import { compiledValidators, operationsOf } from './openapi/compiled.ts';
 import type { OperationEntry } from './openapi/compiled.ts';
-import { loadDocument } from './openapi/document.ts';
+import { readDocument } from './openapi/document.ts';
 import type { OpenApiDocument } from './openapi/document.ts';
 import { createSchemaValidators } from './openapi/schema-validators.ts';
 import { durableWrites } from './persistence/durable-writes.ts';
@@ -92,7 +92,7 @@ const DEFAULT_BODY_LIMIT = '1mb';
 
 export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   const profile = profileByName(options.profile ?? 'contract');
-  const document = await loadDocument(profile);
+  const document = () => readDocument(profile);
   const compiled = compiledValidators();
   const operations = operationsOf(compiled.tables.api, profile.name);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -164,7 +164,16 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   );
   app.use(errorRenderer(profile, log)); // error rendering: every failure in the error shape
   jsonResponses(app);
-  return { app, ctx, document, dev, webhooks, unroutedOperations: () => routes.unrouted() };
+  return {
+    app,
+    ctx,
+    get document() {
+      return document();
+    },
+    dev,
+    webhooks,
+    unroutedOperations: () => routes.unrouted(),
+  };
 }
 
 /** Body parsing: most requests have no body, so the parsers and the depth check run only for those that do. */

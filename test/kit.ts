@@ -446,7 +446,7 @@ const validators = new Map<ProfileName, Promise<SchemaValidators>>();
 function validatorsOf(profile: ProfileName): Promise<SchemaValidators> {
   let found = validators.get(profile);
   if (!found) {
-    found = loadDocument(profileByName(profile)).then((document) => createSchemaValidators(document, compiledValidators(), profile));
+    found = loadDocument(profileByName(profile)).then((document) => createSchemaValidators(() => document, compiledValidators(), profile));
     validators.set(profile, found);
   }
   return found;

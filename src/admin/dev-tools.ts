@@ -12,7 +12,7 @@ import { docsRouter } from '../docs/docs-routes.ts';
 import { loadFixtures, resolveFixturesDir } from '../fixtures/load-fixtures.ts';
 import { isUnder, under } from '../http/compose.ts';
 import type { LogFormat } from '../http/request-log.ts';
-import type { OpenApiDocument } from '../openapi/document.ts';
+import type { DocumentSource } from '../openapi/document.ts';
 import type { Persister } from '../persistence/data-file.ts';
 import { createPersister, loadDataFile } from '../persistence/data-file.ts';
 import { adminRouter, loadAdminDocument } from './admin-routes.ts';
@@ -65,7 +65,7 @@ export function setupDevTools(ctx: CatalogContext, options: DevToolsOptions, log
 }
 
 /** The API reference (`/docs`) and the documents (`/openapi.json`, `/__admin/openapi.json`). API requests skip it. */
-export function docsPages(document: OpenApiDocument): RequestHandler {
+export function docsPages(document: DocumentSource): RequestHandler {
   const docs = docsRouter(document, loadAdminDocument);
   return (req, res, next) => (isUnder(req.path, '/api') ? next() : docs(req, res, next));
 }

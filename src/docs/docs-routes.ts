@@ -10,7 +10,7 @@
  */
 import express from 'express';
 import type { Router } from 'express';
-import type { OpenApiDocument } from '../openapi/document.ts';
+import type { DocumentSource } from '../openapi/document.ts';
 import { renderReferencePage } from './reference-page.ts';
 
 const PAGES = [
@@ -19,18 +19,18 @@ const PAGES = [
 ];
 
 /** `adminDocument` is read on first use: start-up does not pay for what only this page needs. */
-export function docsRouter(document: OpenApiDocument, adminDocument: () => Record<string, unknown>): Router {
+export function docsRouter(document: DocumentSource, adminDocument: () => Record<string, unknown>): Router {
   const router = express.Router();
   // The served document points at this server, whatever host and port it runs on.
   const withServer = (doc: Record<string, unknown>, host: string | undefined, suffix: string) => ({
     ...doc,
     servers: [{ url: `http://${host ?? '127.0.0.1:8585'}${suffix}`, description: 'this catalog-kit server' }],
   });
-  router.get('/openapi.json', (req, res) => void res.json(withServer(document, req.get('host'), '/api')));
+  router.get('/openapi.json', (req, res) => void res.json(withServer(document(), req.get('host'), '/api')));
   router.get('/openapi.yaml', async (req, res) => {
     // The YAML library is loaded by the first request for YAML, not at start-up.
     const { stringify } = await import('yaml');
-    res.type('application/yaml').send(stringify(withServer(document, req.get('host'), '/api')));
+    res.type('application/yaml').send(stringify(withServer(document(), req.get('host'), '/api')));
   });
   router.get('/__admin/openapi.json', (req, res) => void res.json(withServer(adminDocument(), req.get('host'), '')));
 
@@ -48,10 +48,7 @@ export function docsRouter(document: OpenApiDocument, adminDocument: () => Recor
       res.type('html').set('Cache-Control', 'no-cache').send(html);
     };
   };
-  router.get(
-    ['/docs', '/docs/'],
-    page(() => document, '/api', '/docs', ['/openapi.json', '/openapi.yaml']),
-  );
+  router.get(['/docs', '/docs/'], page(document, '/api', '/docs', ['/openapi.json', '/openapi.yaml']));
   router.get(['/docs/admin', '/docs/admin/'], page(adminDocument, '', '/docs/admin', ['/__admin/openapi.json']));
   return router;
 }

@@ -9,7 +9,7 @@ import type { Operation } from 'fast-json-patch';
 import type { CatalogContext } from '../domain/context.ts';
 import { identityOf } from '../http/authenticate.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
-import type { OpenApiDocument } from '../openapi/document.ts';
+import type { DocumentSource } from '../openapi/document.ts';
 import type { CustomProperty, Type } from '../types/entity-types.ts';
 import {
   addCustomProperty,
@@ -27,7 +27,7 @@ import { baseUrl, changeHeader, pathParam, queryInt, queryValue } from './reques
 
 const ROOT = '/api/v1/metadata/types';
 
-export function mountMetadataTypeRoutes(router: OperationRoutes, ctx: CatalogContext, document: OpenApiDocument): void {
+export function mountMetadataTypeRoutes(router: OperationRoutes, ctx: CatalogContext, document: DocumentSource): void {
   const user = (res: Response) => identityOf(res).user;
   const withHref = (req: Request, type: Type): Type => ({ ...type, href: `${baseUrl(req)}/v1/metadata/types/${type.id}` });
   const answer = (req: Request, res: Response, result: { type: Type; changed: boolean }) => {
@@ -56,7 +56,7 @@ export function mountMetadataTypeRoutes(router: OperationRoutes, ctx: CatalogCon
   router.get(`${ROOT}/fields/:entityType`, (req, res) => {
     const entityType = pathParam(req, 'entityType');
     const kind = entityTypeKind(ctx, entityType);
-    res.json(entityFields(document, kind.schema, customPropertiesOfType(ctx, entityType)));
+    res.json(entityFields(document(), kind.schema, customPropertiesOfType(ctx, entityType)));
   });
 
   router.get(`${ROOT}/name/:entityType/customProperties`, (req, res) => {

@@ -110,8 +110,12 @@ export function operationRoutes(options: OperationRoutesOptions): OperationRoute
     }
     if (routed.has(entry)) throw new Error(`operation ${entry.operationId} is mounted twice`);
     routed.add(entry);
-    const bound = bindOperation(entry, options.compiled);
+    // Bound by the first request that reaches it: binding all ~430 operations at start-up was a
+    // tenth of the cold start (docs/performance.md "Cold start"). Every operation's validators are
+    // bound in src/http/validation-differential.test.ts, so a missing one fails there.
+    let bound: BoundOperation | undefined;
     const validate = (req: Request, res: Response, next: NextFunction): void => {
+      bound ??= bindOperation(entry, options.compiled);
       const tagged = res as Tagged;
       tagged[OPERATION] = bound;
       if (validateResponses) tagged[CHECK_RESPONSE] = bound;

@@ -5,11 +5,14 @@
  * table of the operations. This module is the one place that loads them and the contract between
  * the generator and the server: the shapes below are what the generator writes.
  *
- * Nothing is compiled at run time: loading the module costs a few milliseconds.
+ * Nothing is compiled at run time; the three validator modules are loaded with the code cache the
+ * build writes (src/openapi/code-cache.ts), so V8 does not parse them either.
  */
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProfileName } from '../config/profiles.ts';
+import { requireWithCodeCache } from './code-cache.ts';
 
 /** An Ajv validate function as standalone code exports it. */
 export interface CompiledFunction {
@@ -64,17 +67,33 @@ export interface CompiledValidators {
   readonly adminDocument: Record<string, unknown>;
 }
 
-const COMPILED_PATH = fileURLToPath(new URL('../../openapi/generated/validators/index.cjs', import.meta.url));
+/** The generator's output folder, from src/openapi/ and from dist/src/openapi/ alike (scripts/build.mjs copies it). */
+const COMPILED_DIR = fileURLToPath(new URL('../../openapi/generated/validators/', import.meta.url));
+/** The validator modules, loaded with their code cache; index.cjs (which requires them) is for other readers. */
+export const VALIDATOR_MODULES = ['params.cjs', 'requests.cjs', 'responses.cjs'] as const;
 
 let loaded: CompiledValidators | undefined;
 
 export function compiledValidators(): CompiledValidators {
   if (loaded) return loaded;
+  const require = createRequire(import.meta.url);
+  const file = (name: string) => path.join(COMPILED_DIR, name);
   try {
-    loaded = createRequire(import.meta.url)(COMPILED_PATH) as CompiledValidators;
+    const [params, requests, responses] = VALIDATOR_MODULES.map((name) => requireWithCodeCache(file(name)).exports as Record<string, CompiledFunction>);
+    const { source } = require(file('index.cjs')) as Pick<CompiledValidators, 'source'>;
+    loaded = {
+      source,
+      params: params!,
+      requests: requests!,
+      responses: responses!,
+      tables: require(file('operations.json')) as CompiledValidators['tables'],
+      get adminDocument() {
+        return require(file('admin-document.json')) as Record<string, unknown>;
+      },
+    };
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'MODULE_NOT_FOUND') throw new Error(`The compiled validators are missing (${COMPILED_PATH}): run \`npm run build\``);
+    if (code === 'MODULE_NOT_FOUND' || code === 'ENOENT') throw new Error(`The compiled validators are missing (${COMPILED_DIR}): run \`npm run build\``);
     throw error;
   }
   return loaded;

@@ -8,10 +8,10 @@ import type { ProfileName } from '../config/profiles.ts';
 import type { SchemaValidators } from '../domain/context.ts';
 import type { CompiledValidators } from './compiled.ts';
 import { componentsOf } from './compiled.ts';
-import type { JsonSchema, OpenApiDocument } from './document.ts';
+import type { DocumentSource, JsonSchema } from './document.ts';
 import { schemaDetails } from './validation-details.ts';
 
-export function createSchemaValidators(doc: OpenApiDocument, compiled: CompiledValidators, profile: ProfileName): SchemaValidators {
+export function createSchemaValidators(document: DocumentSource, compiled: CompiledValidators, profile: ProfileName): SchemaValidators {
   const components = componentsOf(compiled.tables.api, profile);
   const names = new Map<string, ReadonlySet<string>>();
 
@@ -19,7 +19,7 @@ export function createSchemaValidators(doc: OpenApiDocument, compiled: CompiledV
     const ref = schema.$ref;
     if (typeof ref !== 'string') return schema;
     const name = ref.replace('#/components/schemas/', '');
-    return resolve(doc.components.schemas[name] ?? {});
+    return resolve(document().components.schemas[name] ?? {});
   };
   const collect = (schema: JsonSchema, out: Set<string>): void => {
     const s = resolve(schema);
