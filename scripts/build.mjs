@@ -9,8 +9,8 @@
  *   3. `tsc -p tsconfig.build.json` (JavaScript and declarations);
  *   4. copy the runtime assets (ASSETS below) and write dist/openapi/generated/schema.js, the
  *      runtime half of the type-only `catalog-kit/schema` export (package.json `exports`);
- *   5. bundle `catalog-kit serve` (BUNDLE below);
- *   6. write the V8 code cache of the compiled validators (src/openapi/code-cache.ts);
+ *   5. bundle `catalog-kit serve` (SERVE_BUNDLE below);
+ *   6. write the V8 code caches of the bundle and the compiled validators (src/openapi/code-cache.ts);
  *   7. make the command executable.
  *
  * Plain Node, no dependencies but the installed typescript and esbuild: it runs before anything is built.
@@ -78,43 +78,61 @@ step('assets', () => {
   writeFileSync(path.join(DIST, 'openapi/generated/schema.js'), '// Types only: see schema.d.ts.\nexport {};\n');
 });
 
-// `catalog-kit serve` as one module and a few chunks (esbuild), in place of the ~150 files tsc
-// wrote for it and its dependencies: resolving and reading each of those files was about a third
-// of the command's cold start (docs/performance.md "Cold start"). The bundle replaces
-// dist/src/cli/serve.js, where src/cli/main.ts imports it from, and its chunks sit beside it, so
-// the paths the server computes from import.meta.url (`../../openapi/...`, `../../fixtures/...`,
-// all from a folder one below src/) find the same assets. What is loaded only on demand (the token
-// verifier, a YAML module) stays a separate chunk or a package required at run time. The library
-// exports (src/index.ts) keep tsc's modules: a program importing catalog-kit gets the unbundled
-// ones and its own copies of the dependencies. The `require` defined by the banner is for the
-// CommonJS dependencies inside the bundle (express and its own), which call require() for Node's
-// modules.
-const BUNDLE = { entry: 'src/cli/serve.ts', outdir: 'dist/src/cli', chunkNames: 'serve-[name]-[hash]' };
+// `catalog-kit serve` as one CommonJS file (esbuild), dist/src/cli/serve-bundle.cjs, beside the
+// ~150 modules tsc wrote for it and its dependencies, and a V8 code cache of it: resolving,
+// reading and compiling those modules was over a third of the command's cold start
+// (docs/performance.md "Cold start"). src/cli/serve-loader.ts loads the bundle when it exists (the
+// modules when running from source). It sits in the folder of serve.js, so the paths the server
+// computes from import.meta.url (`../../openapi/...`, `../../fixtures/...`, all from a folder one
+// below src/) find the same assets; import.meta.url is the bundle's own (`define` and the banner).
+// CommonJS because a code cache is for a script, not an ES module. The library exports
+// (src/index.ts) keep tsc's modules.
+const SERVE_BUNDLE = path.join(DIST, 'src/cli/serve-bundle.cjs');
 const esbuild = await import('esbuild');
 step('bundle', () => {
   esbuild.buildSync({
     absWorkingDir: ROOT,
-    entryPoints: [BUNDLE.entry],
-    outdir: BUNDLE.outdir,
-    chunkNames: BUNDLE.chunkNames,
+    entryPoints: ['src/cli/serve.ts'],
+    outfile: SERVE_BUNDLE,
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
-    allowOverwrite: true,
     logLevel: 'warning',
-    banner: { js: "import { createRequire as __catalogKitRequire } from 'node:module';\nconst require = __catalogKitRequire(import.meta.url);" },
+    define: { 'import.meta.url': '__catalogKitUrl' },
+    banner: { js: "const __catalogKitUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
 });
 
-// With this Node.js, so the Node.js that serves from this build takes the cache; another one
-// rejects it and compiles the modules as before.
+// With this Node.js, so the Node.js that serves from this build takes the caches; another one
+// rejects them and compiles as before. The bundle's cache is written after a start like the
+// command's (the demo catalog, one authenticated request): it then holds the code V8 compiled for
+// that, not only the parse.
 const { writeCodeCache } = await import(pathToFileURL(path.join(DIST, 'src/openapi/code-cache.js')).href);
 const { VALIDATOR_MODULES } = await import(pathToFileURL(path.join(DIST, 'src/openapi/compiled.js')).href);
-step('code cache', () => {
-  for (const name of VALIDATOR_MODULES) writeCodeCache(path.join(DIST, 'openapi/generated/validators', name));
+const started_ = performance.now();
+await writeCodeCache(SERVE_BUNDLE, async (bundle) => {
+  const stop = new AbortController();
+  let out = '';
+  const served = bundle.runServe(['--port', '0', '--host', '127.0.0.1', '--fixtures', 'default', '--log', 'quiet'], {
+    out: (text) => (out += text),
+    err: () => {},
+    stop: stop.signal,
+  });
+  for (let waited = 0; !/Admin token \(7 days\): (\S+)/.test(out); waited += 10) {
+    if (waited > 30_000) throw new Error(`the bundled serve did not start: ${out}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const base = /API base URL: (\S+)/.exec(out)[1];
+  const token = /Admin token \(7 days\): (\S+)/.exec(out)[1];
+  const response = await fetch(`${base}/v1/containers?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+  await response.text();
+  if (response.status !== 200) throw new Error(`the bundled serve answered ${response.status}`);
+  stop.abort();
+  await served;
 });
+for (const name of VALIDATOR_MODULES) await writeCodeCache(path.join(DIST, 'openapi/generated/validators', name));
+if (process.env.CK_BUILD_VERBOSE) process.stderr.write(`build: code cache ${Math.round(performance.now() - started_)} ms\n`);
 
 step('executable', () => chmodSync(path.join(DIST, BIN), 0o755));
 

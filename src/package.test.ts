@@ -65,7 +65,10 @@ function specifiersOf(file: string): string[] {
     } else if (ts.isCallExpression(node)) {
       const [first] = node.arguments;
       const callee = node.expression.getText(source);
-      const loads = node.expression.kind === ts.SyntaxKind.ImportKeyword || /require/i.test(callee);
+      // `require_debug()("body-parser:json")` in the serve bundle is esbuild's initializer of a bundled
+      // module, called with a string: not a load.
+      const bundled = /^require_[\w$]+\(\)$/.test(callee);
+      const loads = node.expression.kind === ts.SyntaxKind.ImportKeyword || (/require/i.test(callee) && !bundled);
       if (loads && first && ts.isStringLiteralLike(first)) found.push(first.text);
     }
     ts.forEachChild(node, visit);

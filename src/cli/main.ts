@@ -22,7 +22,7 @@ const stdio: Io = {
 type Command = (argv: string[], io: Io) => Promise<number>;
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
-  serve: async () => (await import('./serve.ts')).runServe,
+  serve: async () => (await import('./serve-loader.ts')).loadServe(),
   token: async () => (await import('./token.ts')).runToken,
   conform: async () => (await import('./conform.ts')).runConform,
 };

@@ -30,17 +30,19 @@ describe('CommonJS modules loaded with a V8 code cache', () => {
     expect(exports.double(21)).toBe(42);
   });
 
-  it('takes the cache the build wrote for the same source', () => {
+  it('takes the cache the build wrote for the same source, after warming up with the exports', async () => {
     const file = moduleFile('cached.cjs', 'module.exports = function validate(x) { return typeof x === "string"; };\n');
-    expect(writeCodeCache(file)).toBeGreaterThan(0);
+    const seen: unknown[] = [];
+    expect(await writeCodeCache(file, async (exports) => void seen.push((exports as (x: unknown) => boolean)('warm')))).toBeGreaterThan(0);
+    expect(seen).toEqual([true]);
     const { exports, cacheUsed } = requireWithCodeCache(file) as { exports: (x: unknown) => boolean; cacheUsed: boolean };
     expect(cacheUsed).toBe(true);
     expect([exports('a'), exports(1)]).toEqual([true, false]);
   });
 
-  it('compiles the source when the cache was written for other source', () => {
+  it('compiles the source when the cache was written for other source', async () => {
     const file = moduleFile('stale.cjs', 'module.exports = 1;\n');
-    writeCodeCache(file);
+    await writeCodeCache(file);
     const other = moduleFile('other.cjs', 'module.exports = 2 + 0;\n');
     writeFileSync(other + CODE_CACHE_SUFFIX, Buffer.from('not a V8 code cache'));
     writeFileSync(file, 'module.exports = 3 + 0;\n');

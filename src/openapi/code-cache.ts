@@ -1,11 +1,12 @@
 /**
  * CommonJS modules loaded with a V8 code cache: the compiled validators (~3 MB of generated
- * JavaScript, src/openapi/compiled.ts) took V8 about 50 ms to parse at every start. The build
- * (scripts/build.mjs, step "code cache") loads each one once and writes what V8 compiled beside it
- * (`<file>.v8cache`); at start-up V8 takes that instead of parsing (docs/performance.md "Cold
- * start"). V8 checks the cache against the source and its own version and flags: a cache written by
- * another Node.js, for other source or under other flags (a profiler, a test runner) is rejected,
- * and the module is compiled as `require` would compile it. No cache file, likewise.
+ * JavaScript, src/openapi/compiled.ts) and the bundled `catalog-kit serve`
+ * (src/cli/serve-loader.ts) took V8 about 50 ms and 100 ms to parse and compile at every start.
+ * The build (scripts/build.mjs) loads each one once and writes what V8 compiled beside it
+ * (`<file>.v8cache`); at start-up V8 takes that instead (docs/performance.md "Cold start"). V8
+ * checks the cache against the source and its own version and flags: a cache written by another
+ * Node.js, for other source or under other flags (a profiler, a test runner) is rejected, and the
+ * module is compiled as `require` would compile it. No cache file, likewise.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -42,11 +43,15 @@ export function requireWithCodeCache(filename: string): { exports: unknown; cach
   return { exports: run(script, filename), cacheUsed: cachedData !== undefined && script.cachedDataRejected === false };
 }
 
-/** Writes `<file>.v8cache` for a CommonJS file (run by the build, with the Node.js that will serve). */
-export function writeCodeCache(filename: string): number {
+/**
+ * Writes `<file>.v8cache` for a CommonJS file (run by the build, with the Node.js that will serve).
+ * `warmUp` gets the module's exports and runs what the command will run first: the cache then holds
+ * the code V8 compiled for it too, not only the module's top level.
+ */
+export async function writeCodeCache(filename: string, warmUp?: (exports: unknown) => Promise<void>): Promise<number> {
   const script = compile(filename);
-  // Run it first: the cache then holds the module's top level as V8 compiled it, not only the parse.
-  run(script, filename);
+  const exports = run(script, filename);
+  await warmUp?.(exports);
   const data = script.createCachedData();
   writeFileSync(filename + CODE_CACHE_SUFFIX, data);
   return data.length;
