@@ -211,6 +211,7 @@ async function main(): Promise<void> {
   }
   const search = await searchStep();
   let cold: ColdStartResult | undefined;
+  let bare: CommandTiming | undefined;
   const commands: CommandTiming[] = [];
   if (!opts['skip-cold']) {
     cold = await runColdStart(Number(opts['cold-runs']), opts.fixtures);
@@ -222,6 +223,8 @@ async function main(): Promise<void> {
       commands.push(timing);
       log(`${timing.command}: median ${timing.medianMs.toFixed(0)} ms of [${timing.runsMs.map((m) => m.toFixed(0)).join(', ')}]`);
     }
+    bare = await timeCommand([], Math.max(5, Number(opts['cold-runs'])), true);
+    log(`${bare.command} (node's own start-up, for reference: not a target): median ${bare.medianMs.toFixed(0)} ms of [${bare.runsMs.map((m) => m.toFixed(0)).join(', ')}]`);
   }
   let conformance: ConformanceSpeed | undefined;
   if (!opts['skip-conformance']) {
@@ -253,6 +256,7 @@ async function main(): Promise<void> {
     search,
     coldStart: cold,
     commands,
+    nodeItself: bare,
     durable,
     conformance,
     goals,
