@@ -62,7 +62,12 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'] as 
 
 /** `/v1/containers/{id}` → a matcher of request paths; more literal segments (earlier) win. */
 class PathMatcher {
-  private readonly byMethod = new Map<string, { op: DocOperation; segments: (string | null)[] }[]>();
+  /**
+   * Candidates by method, segment count and second segment (`/v1/<collection>/...`: the collection),
+   * with the templates that have a parameter there under `*`: every response is matched, and a scan
+   * of all ~600 templates was the suite's largest cost of its own (docs/performance.md).
+   */
+  private readonly index = new Map<string, Candidate[]>();
 
   constructor(operations: readonly DocOperation[]) {
     for (const op of operations) {
@@ -70,23 +75,33 @@ class PathMatcher {
         .split('/')
         .slice(1)
         .map((s) => (/^\{[^}]+\}$/.test(s) ? null : s));
-      const list = this.byMethod.get(op.method) ?? [];
+      const key = indexKey(op.method, segments.length, segments[1] ?? '*');
+      const list = this.index.get(key) ?? [];
       list.push({ op, segments });
-      this.byMethod.set(op.method, list);
+      this.index.set(key, list);
     }
   }
 
   match(method: string, path: string): DocOperation | undefined {
-    const parts = path.split('/').slice(1);
-    let best: { op: DocOperation; segments: (string | null)[] } | undefined;
-    for (const candidate of this.byMethod.get(method.toUpperCase()) ?? []) {
-      if (candidate.segments.length !== parts.length) continue;
-      if (!candidate.segments.every((s, i) => s === null || s === decodeSegment(parts[i] ?? ''))) continue;
-      if (!best || moreLiteral(candidate.segments, best.segments)) best = candidate;
+    const parts = path.split('/').slice(1).map(decodeSegment);
+    const upper = method.toUpperCase();
+    let best: Candidate | undefined;
+    for (const key of [indexKey(upper, parts.length, parts[1] ?? '*'), indexKey(upper, parts.length, '*')]) {
+      for (const candidate of this.index.get(key) ?? []) {
+        if (!candidate.segments.every((s, i) => s === null || s === parts[i])) continue;
+        if (!best || moreLiteral(candidate.segments, best.segments)) best = candidate;
+      }
     }
     return best?.op;
   }
 }
+
+interface Candidate {
+  op: DocOperation;
+  segments: (string | null)[];
+}
+
+const indexKey = (method: string, length: number, second: string | null): string => `${method} ${length} ${second ?? '*'}`;
 
 function decodeSegment(s: string): string {
   try {
