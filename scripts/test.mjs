@@ -3,7 +3,7 @@
  * `npm test`, within 90 s on two cores: first the type check, the build, ESLint, the Prettier
  * check, knip (unused files, exports and dependencies) and the boundary check
  * (dependency-cruiser, .dependency-cruiser.cjs) side by side (each is mostly single-threaded and
- * none needs another's output), then the tests (vitest, which runs the built command too), then
+ * none needs another's output), then the tests (vitest, which runs the built command too) beside
  * the package lint (publint, attw: it reads dist/). The package test (npm pack into an empty
  * project) and the validators against the oracle are `npm run test:package` and
  * `npm run test:differential`, which CI (.ci/run) runs after this. Stops at the first step that
@@ -18,7 +18,10 @@ const npm = (script) =>
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 
-const steps = [['typecheck', 'build', 'lint', 'format:check', 'knip', 'lint:boundaries'], ['test:unit'], ['lint:package']];
+const steps = [
+  ['typecheck', 'build', 'lint', 'format:check', 'knip', 'lint:boundaries'],
+  ['test:unit', 'lint:package'],
+];
 for (const step of steps) {
   const codes = await Promise.all(step.map(npm));
   const failed = codes.findIndex((code) => code !== 0);
