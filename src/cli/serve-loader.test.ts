@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
@@ -17,10 +17,10 @@ describe('the built serve command', () => {
   it('is one bundle, and it and the compiled validators load with code caches V8 accepts', () => {
     expect(existsSync(path.join(DIST, 'src/cli/serve-bundle.cjs')), 'dist/ is missing: run `npm run build`').toBe(true);
     const script = `
-      const { requireWithCodeCache } = await import(${JSON.stringify(path.join(DIST, 'src/openapi/code-cache.js'))});
+      const { requireWithCodeCache } = await import(${JSON.stringify(pathToFileURL(path.join(DIST, 'src/openapi/code-cache.js')).href)});
       const files = ${JSON.stringify(CACHED.map((file) => path.join(DIST, file)))};
       const used = files.map((file) => requireWithCodeCache(file).cacheUsed);
-      const { loadServe } = await import(${JSON.stringify(path.join(DIST, 'src/cli/serve-loader.js'))});
+      const { loadServe } = await import(${JSON.stringify(pathToFileURL(path.join(DIST, 'src/cli/serve-loader.js')).href)});
       process.stdout.write(JSON.stringify({ used, runServe: typeof (await loadServe()) }));`;
     // A clean environment: NODE_OPTIONS (a test runner's, a debugger's) would change V8's flags.
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { PATH: process.env.PATH } });
