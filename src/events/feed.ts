@@ -30,7 +30,7 @@ export type Thread = Schemas['Thread'];
 export type ThreadCount = Schemas['ThreadCount'];
 
 /** The feed's threads, by id, oldest first. */
-const THREADS: SideData<Thread> = sideValue<Thread>({ group: 'feed', owner: NO_ENTITY, schema: 'Thread' });
+export const THREADS: SideData<Thread> = sideValue<Thread>({ group: 'feed', owner: NO_ENTITY, schema: 'Thread' });
 
 /** `<#E::<type>::<fqn>>`: how a thread names the entity it is about, and the user it is addressed to. */
 const entityLinkOf = (type: string, fqn: string): string => `<#E::${type}::${fqn}>`;
