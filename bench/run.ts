@@ -149,17 +149,20 @@ async function searchStep(): Promise<SearchBench | undefined> {
   return result;
 }
 
+const logTargets = (goals: ReturnType<typeof checkGoals>): void =>
+  void log(
+    `\nTargets:\n${table(
+      ['target', 'measured', 'met'],
+      goals.map((g) => [g.goal, g.measured, g.met ? 'yes' : 'NO']),
+    )}`,
+  );
+
 async function main(): Promise<void> {
   if (opts['cpu-prof']) return profile();
   if (opts['search-only']) {
     const search = await searchStep();
     const goals = checkGoals([], undefined, undefined, [], undefined, search);
-    log(
-      `\nTargets:\n${table(
-        ['target', 'measured', 'met'],
-        goals.map((g) => [g.goal, g.measured, g.met ? 'yes' : 'NO']),
-      )}`,
-    );
+    logTargets(goals);
     mkdirSync(RESULTS, { recursive: true });
     // Alone, the search step writes its own file rather than replace the whole run's.
     const out = opts.out === join(RESULTS, 'latest.json') ? join(RESULTS, 'search.json') : opts.out;
@@ -237,12 +240,7 @@ async function main(): Promise<void> {
     );
   }
   const goals = checkGoals(comparisons, scale, cold, commands, durable, search);
-  log(
-    `\nTargets:\n${table(
-      ['target', 'measured', 'met'],
-      goals.map((g) => [g.goal, g.measured, g.met ? 'yes' : 'NO']),
-    )}`,
-  );
+  logTargets(goals);
   mkdirSync(RESULTS, { recursive: true });
   const report = {
     date: new Date().toISOString(),

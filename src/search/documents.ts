@@ -9,6 +9,7 @@
  * and `_source` is built only for the hits of a page, so the index keeps no copy of the entities.
  */
 import type { EntityReference, TagLabel } from '../domain/entity.ts';
+import { splitFqn } from '../resources/fqn.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 
 /** Entity fields a search document never carries (secrets, change records, the request-relative href). */
@@ -23,27 +24,11 @@ const isTier = (tag: TagLabel): boolean => typeof tag.tagFQN === 'string' && tag
 
 const labelsOf = (stored: StoredEntity): TagLabel[] => (Array.isArray(stored.entity.tags) ? (stored.entity.tags as TagLabel[]) : []);
 
-/** `svc.db."a.b"` → `['svc', 'db', 'a.b']`. */
-function fqnParts(fqn: string): string[] {
-  const parts: string[] = [];
-  let current = '';
-  let quoted = false;
-  for (const ch of fqn) {
-    if (ch === '"') quoted = !quoted;
-    else if (ch === '.' && !quoted) {
-      parts.push(current);
-      current = '';
-    } else current += ch;
-  }
-  parts.push(current);
-  return parts;
-}
-
 /** Fields the search document computes rather than copies (read by queries and by `_source` alike). */
 const DERIVED: Readonly<Record<string, (stored: StoredEntity) => unknown>> = {
   entityType: (stored) => stored.type,
   displayName: (stored) => (typeof stored.entity.displayName === 'string' && stored.entity.displayName !== '' ? stored.entity.displayName : stored.entity.name),
-  fqnParts: (stored) => fqnParts(stored.entity.fullyQualifiedName),
+  fqnParts: (stored) => splitFqn(stored.entity.fullyQualifiedName),
   tier: (stored) => labelsOf(stored).find(isTier),
   tags: (stored) => (Array.isArray(stored.entity.tags) ? labelsOf(stored).filter((t) => !isTier(t)) : undefined),
   totalVotes: (stored) => {

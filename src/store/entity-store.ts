@@ -152,14 +152,7 @@ export class EntityStore {
   insert(type: string, created: Entity, parentId: string | undefined): StoredEntity {
     const entity = compactEntity(created);
     const stored: StoredEntity = new Slot(entity, type, parentId, this.entityChanged);
-    this.byId.set(entity.id, stored);
-    this.fqnIndex(type).set(entity.fullyQualifiedName, entity.id);
-    this.orderedKeys(type).insert(entity.fullyQualifiedName, entity.id);
-    if (parentId) {
-      let set = this.childIds.get(parentId);
-      if (!set) this.childIds.set(parentId, (set = new Set()));
-      set.add(entity.id);
-    }
+    this.index(stored, entity);
     if (entity.deleted) this.countDeleted(type, 1);
     if (this.undo) {
       this.undo.push(() => this.unindex(stored));
@@ -431,9 +424,8 @@ export class EntityStore {
     this.tell({ op: 'remove', stored });
   }
 
-  /** Undoes `remove`: the same object back in every index, as it was when removed. */
-  private reindex(stored: StoredEntity, entity: Entity, children: Set<string> | undefined): void {
-    if (stored.entity !== entity) stored.entity = entity;
+  /** Puts a stored entity in the id, FQN, ordered-key and parent indexes (insert, and undoing a remove). */
+  private index(stored: StoredEntity, entity: Entity): void {
     const { type, parentId } = stored;
     this.byId.set(entity.id, stored);
     this.fqnIndex(type).set(entity.fullyQualifiedName, entity.id);
@@ -443,8 +435,14 @@ export class EntityStore {
       if (!set) this.childIds.set(parentId, (set = new Set()));
       set.add(entity.id);
     }
+  }
+
+  /** Undoes `remove`: the same object back in every index, as it was when removed. */
+  private reindex(stored: StoredEntity, entity: Entity, children: Set<string> | undefined): void {
+    if (stored.entity !== entity) stored.entity = entity;
+    this.index(stored, entity);
     if (children) this.childIds.set(entity.id, children);
-    if (entity.deleted) this.countDeleted(type, 1);
+    if (entity.deleted) this.countDeleted(stored.type, 1);
     this.tell({ op: 'put', stored });
   }
 
