@@ -30,6 +30,11 @@ interface Prepared {
   parent: StoredEntity | undefined;
 }
 
+/** A copy of an object; text and numbers as they are (`structuredClone` of a string still serialises it). */
+function copyValue(value: unknown): unknown {
+  return value !== null && typeof value === 'object' ? structuredClone(value) : value;
+}
+
 /** Builds a new entity from a create request: parent, FQN, references, system fields. */
 function prepare(ctx: CatalogContext, def: Kind, request: CreateRequest, user: string): Prepared {
   let parent: StoredEntity | undefined;
@@ -45,12 +50,12 @@ function prepare(ctx: CatalogContext, def: Kind, request: CreateRequest, user: s
   };
   for (const [key, value] of Object.entries(request)) {
     // Objects are copied (the request may be reused by its caller, a bulk or a fixture); text and numbers need not be.
-    if (!def.refFields?.[key] && !SYSTEM_FIELDS.has(key) && value !== undefined) entity[key] = value !== null && typeof value === 'object' ? structuredClone(value) : value;
+    if (!def.refFields?.[key] && !SYSTEM_FIELDS.has(key) && value !== undefined) entity[key] = copyValue(value);
   }
   for (const field of def.emptyArrays) entity[field] ??= [];
   if (def.followable) entity.followers = [];
   if (def.votable) entity.votes = { upVotes: 0, downVotes: 0, upVoters: [], downVoters: [] };
-  for (const [key, value] of Object.entries(def.defaults ?? {})) entity[key] ??= structuredClone(value);
+  for (const [key, value] of Object.entries(def.defaults ?? {})) entity[key] ??= copyValue(value);
 
   // The containing entity (docs/behaviour.md "Fully qualified names"): the first parent rule the request names.
   const chosen = def.parents?.find((rule) => request[rule.field] !== undefined && request[rule.field] !== null);
@@ -59,7 +64,7 @@ function prepare(ctx: CatalogContext, def: Kind, request: CreateRequest, user: s
     parent = resolveParentField(ctx, def, chosen.field, request[chosen.field]);
     entity[chosen.field] = referenceTo(parent.type, parent.entity);
     for (const inherited of chosen.inherit ?? []) {
-      if (parent.entity[inherited] !== undefined) entity[inherited] = structuredClone(parent.entity[inherited]);
+      if (parent.entity[inherited] !== undefined) entity[inherited] = copyValue(parent.entity[inherited]);
     }
     // A nested container also names its service: it must be the service of its parent.
     for (const rule of def.parents ?? []) {
@@ -140,7 +145,7 @@ export function upsertEntity(
     if (target === 'tags') updates.tags = resolveTagLabels(ctx, mergeTags(existing.entity.tags, value as TagLabel[]));
     else if (['owners', 'domains', 'extension', 'experts', 'reviewers'].includes(target) && isEmpty(value)) continue;
     else if (target === 'connection') updates.connection = mergeConnection(existing.entity.connection, value);
-    else updates[target] = structuredClone(value);
+    else updates[target] = value;
   }
   let outcome: UpsertOutcome = 'unchanged';
   const previousVersion = existing.entity.version;
@@ -150,7 +155,8 @@ export function upsertEntity(
     changes.push(existing.entity.changeDescription as ChangeDescription);
     outcome = 'updated';
   }
-  const next: Entity = { ...structuredClone(existing.entity), ...updates };
+  // A shallow copy: the store keeps its own compacted copy of what it is given (src/store/compact.ts), and nothing below changes nested values.
+  const next: Entity = { ...existing.entity, ...updates };
   if (commitChange(ctx, def, existing, next, user)) {
     changes.push(existing.entity.changeDescription as ChangeDescription);
     outcome = 'updated';

@@ -23,6 +23,11 @@ function canonicalJson(value: unknown): string {
   );
 }
 
+/** Equal as JSON values: the same text, or the same once object keys are sorted (most values compare equal on the first test). */
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b) || canonicalJson(a) === canonicalJson(b);
+}
+
 /** Fields that change without a new version: followers, votes (docs/behaviour.md "Followers and votes"), usage. */
 const UNVERSIONED = new Set(['followers', 'votes', 'usageSummary']);
 
@@ -36,11 +41,13 @@ export function describeChange(before: Entity, after: Entity): ChangeDescription
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   for (const key of keys) {
     if ((SYSTEM_FIELDS.has(key) && key !== 'deleted') || UNVERSIONED.has(key)) continue;
+    // Unchanged fields are the same value (a write starts from a shallow copy of the stored entity).
+    if (before[key] === after[key]) continue;
     const had = before[key] !== undefined;
     const has = after[key] !== undefined;
     if (!had && has) change.fieldsAdded.push({ name: key, newValue: changeValue(after[key]) });
     else if (had && !has) change.fieldsDeleted.push({ name: key, oldValue: changeValue(before[key]) });
-    else if (had && has && canonicalJson(before[key]) !== canonicalJson(after[key])) {
+    else if (had && has && !sameJson(before[key], after[key])) {
       change.fieldsUpdated.push({ name: key, oldValue: changeValue(before[key]), newValue: changeValue(after[key]) });
     }
   }
@@ -77,6 +84,6 @@ export function columnsChangeIsMajor(before: unknown, after: unknown): boolean {
 export function isMajorChange(before: Entity, after: Entity, majorFields: readonly string[]): boolean {
   return majorFields.some((field) => {
     if (field === 'columns') return columnsChangeIsMajor(before.columns, after.columns);
-    return before[field] !== undefined && canonicalJson(before[field]) !== canonicalJson(after[field]);
+    return before[field] !== undefined && before[field] !== after[field] && !sameJson(before[field], after[field]);
   });
 }

@@ -59,3 +59,37 @@ describe('SortedKeys.lowerBound: where a key would sort, found by a binary searc
     expect({ index, at: fqnAt(index), before: fqnAt(index - 1) }).toEqual(want);
   });
 });
+
+describe('SortedKeys in chunks: the same order and indices as one sorted array, across chunk splits and removals', () => {
+  it('agrees with a sorted array after 3,000 inserts and 1,500 removals in a scrambled order', () => {
+    const keys = new SortedKeys();
+    const model: string[] = [];
+    // A fixed permutation (multiplying by a number prime to the length), so the run is the same every time.
+    const n = 3000;
+    const entries = Array.from({ length: n }, (_, i) => {
+      const j = (i * 7919) % n;
+      return [`svc${j % 7}.e${j}`, `id${j}`] as const;
+    });
+    for (const [fqn, id] of entries) {
+      keys.insert(fqn, id);
+      model.push(sortKey(fqn, id));
+    }
+    for (const [fqn, id] of entries.filter((_, i) => i % 2 === 0)) {
+      keys.remove(fqn, id);
+      model.splice(model.indexOf(sortKey(fqn, id)), 1);
+    }
+    model.sort();
+    expect(keys.size).toBe(model.length);
+    expect(Array.from({ length: keys.size }, (_, i) => keys.at(i)!.key)).toEqual(model);
+    for (const probe of [sortKey('svc0.', ''), sortKey('svc3.e1', ''), sortKey('svc6.e999', 'id999'), sortKey('a', ''), sortKey('z', '')]) {
+      expect(keys.lowerBound(probe)).toBe(model.findIndex((k) => k >= probe) === -1 ? model.length : model.findIndex((k) => k >= probe));
+    }
+    expect(keys.at(-1)).toBeUndefined();
+    expect(keys.at(model.length)).toBeUndefined();
+    // Emptied chunks go: removing every key leaves an empty index that takes new keys.
+    for (const [fqn, id] of entries) keys.remove(fqn, id);
+    expect({ size: keys.size, first: keys.at(0), bound: keys.lowerBound(sortKey('svc0.', '')) }).toEqual({ size: 0, first: undefined, bound: 0 });
+    keys.insert('s.a', '1');
+    expect(keys.at(0)?.id).toBe('1');
+  });
+});
