@@ -6,9 +6,8 @@ import type { Server } from 'node:http';
 import type { CatalogContext } from '../src/domain/context.ts';
 import type { CreateRequest } from '../src/domain/entity.ts';
 import { createEntity } from '../src/domain/lifecycle.ts';
-import { encodeCursor } from '../src/domain/listing.ts';
+import { cursorKey, encodeCursor } from '../src/domain/listing.ts';
 import { startServer } from '../src/server.ts';
-import { sortKey } from '../src/store/sorted-keys.ts';
 
 const SCALE_SERVICE = 'bench';
 
@@ -54,11 +53,11 @@ function grow(ctx: CatalogContext, to: number, sample: number) {
   const count = Math.min(sample, keys.size);
   for (let i = 0; i < count; i++) {
     // Spread across the collection, but a full page before its end.
-    const entry = keys.at(Math.max(0, Math.min(Math.floor(((i + 0.5) * keys.size) / count), keys.size - 11)))!;
-    const stored = ctx.store.get(entry.id)!;
-    ids.push(entry.id);
+    const fqn = keys.at(Math.max(0, Math.min(Math.floor(((i + 0.5) * keys.size) / count), keys.size - 11)))!;
+    const stored = ctx.store.getByFqn('container', fqn)!;
+    ids.push(stored.entity.id);
     jsonBytes += Buffer.byteLength(JSON.stringify(stored.entity));
-    cursors.push(encodeCursor(sortKey(stored.entity.fullyQualifiedName, entry.id)));
+    cursors.push(encodeCursor(cursorKey(fqn, stored.entity.id)));
   }
   return { count: keys.size, heapUsed: process.memoryUsage().heapUsed, gcExposed: typeof globalThis.gc === 'function', jsonBytes: count ? jsonBytes / count : 0, ids, cursors };
 }

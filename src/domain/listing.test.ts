@@ -6,13 +6,12 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { domainContext } from '../../test/kit.ts';
-import { sortKey } from '../store/sorted-keys.ts';
 import type { CatalogContext, ListFilter } from './context.ts';
 import type { CreateRequest } from './entity.ts';
 import { CatalogError } from './errors.ts';
 import { createEntity, softDelete } from './lifecycle.ts';
 import type { ListQuery } from './listing.ts';
-import { encodeCursor, listEntities } from './listing.ts';
+import { cursorKey, encodeCursor, listEntities } from './listing.ts';
 
 const USER = 'admin';
 const ZERO_ID = '00000000-0000-4000-8000-000000000000';
@@ -71,7 +70,7 @@ beforeAll(async () => {
 });
 
 /** The cursor at the container with this FQN (a cursor is its sort key, `<fqn>\0<id>`). */
-const cursorAt = (fqn: string, id = idOf('container', fqn)) => encodeCursor(sortKey(fqn, id));
+const cursorAt = (fqn: string, id = idOf('container', fqn)) => encodeCursor(cursorKey(fqn, id));
 /** The FQN a cursor points at. */
 const fqnAt = (cursor: string) => Buffer.from(cursor, 'base64url').toString('utf8').split('\u0000')[0];
 
@@ -192,7 +191,11 @@ describe('a query the list cannot answer is a CatalogError (bad request)', () =>
     { given: 'both before and after', query: () => ({ before: cursorAt('lake.c2'), after: cursorAt('lake.c2') }), want: 'Only one of before or after query parameter allowed' },
     { given: 'a cursor that is not base64 of a sort key', query: () => ({ after: 'garbage' }), want: 'Invalid cursor garbage' },
     { given: 'a base64 cursor of something else', query: () => ({ before: 'AAAA' }), want: 'Invalid cursor AAAA' },
-    { given: 'a cursor whose id is not a UUID', query: () => ({ after: encodeCursor(sortKey('lake.c1', 'x')) }), want: `Invalid cursor ${encodeCursor(sortKey('lake.c1', 'x'))}` },
+    {
+      given: 'a cursor whose id is not a UUID',
+      query: () => ({ after: encodeCursor(cursorKey('lake.c1', 'x')) }),
+      want: `Invalid cursor ${encodeCursor(cursorKey('lake.c1', 'x'))}`,
+    },
     { given: 'a negative limit', query: () => ({ limit: -1 }), want: 'limit must be an integer >= 0, got -1' },
     { given: 'a limit that is not an integer', query: () => ({ limit: 1.5 }), want: 'limit must be an integer >= 0, got 1.5' },
   ])('$given → "$want"', ({ query, want }) => {

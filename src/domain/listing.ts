@@ -5,7 +5,6 @@
  */
 import { CatalogError } from './errors.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
-import { sortKey } from '../store/sorted-keys.ts';
 import type { CatalogContext, Kind } from './context.ts';
 import type { Entity, Paging } from './entity.ts';
 
@@ -20,18 +19,24 @@ export interface ListQuery {
   filters: Readonly<Record<string, unknown>>;
 }
 
+/** The key a cursor encodes: `<fqn>\0<id>` of the entity it points at. */
+export function cursorKey(fqn: string, id: string): string {
+  return `${fqn}\u0000${id}`;
+}
+
 export function encodeCursor(key: string): string {
   return Buffer.from(key, 'utf8').toString('base64url');
 }
 
-/** A cursor is the sort key `<fqn>\0<id>` of an entity; anything else (`AAAA`...) is a 400, not a position. */
-// eslint-disable-next-line no-control-regex -- the NUL between FQN and id is the sort key's separator (src/store/sorted-keys.ts)
+/** A cursor is `<fqn>\0<id>` of an entity (`cursorKey`); anything else (`AAAA`...) is a 400, not a position. */
+// eslint-disable-next-line no-control-regex -- the NUL separates FQN and id (`cursorKey`)
 const CURSOR_KEY = /^[^\u0000]+\u0000[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The FQN a cursor points at: the position in the kind's FQN order (src/store/sorted-keys.ts). */
 function decodeCursor(cursor: string): string {
   const key = Buffer.from(cursor, 'base64url').toString('utf8');
   if (!CURSOR_KEY.test(key) || encodeCursor(key) !== cursor.replace(/=+$/, '')) throw CatalogError.badRequest(`Invalid cursor ${cursor}`);
-  return key;
+  return key.slice(0, key.indexOf('\u0000'));
 }
 
 export function matchesInclude(entity: Entity, include: Include): boolean {
@@ -60,7 +65,7 @@ export function listEntities(ctx: CatalogContext, def: Kind, query: ListQuery): 
   }
   const matches = (stored: StoredEntity | undefined): stored is StoredEntity =>
     !!stored && matchesInclude(stored.entity, query.include) && predicates.every((test) => test(stored.entity));
-  const at = (i: number): StoredEntity | undefined => ctx.store.get(keys.at(i)!.id);
+  const at = (i: number): StoredEntity | undefined => ctx.store.getByFqn(def.type, keys.at(i)!);
 
   let total: number;
   if (!prefix && predicates.length === 0) {
@@ -94,7 +99,7 @@ export function listEntities(ctx: CatalogContext, def: Kind, query: ListQuery): 
   if (query.after !== undefined) {
     const cursor = decodeCursor(query.after);
     i = Math.max(keys.lowerBound(cursor), lo);
-    if (keys.at(i)?.key === cursor) i++;
+    if (keys.at(i) === cursor) i++;
   }
   const first = i;
   for (; i < hi && items.length < query.limit; i++) {
@@ -119,10 +124,10 @@ export function listEntities(ctx: CatalogContext, def: Kind, query: ListQuery): 
 }
 
 function firstKey(items: StoredEntity[]): string {
-  return sortKey(items[0]!.entity.fullyQualifiedName, items[0]!.entity.id);
+  return cursorKey(items[0]!.entity.fullyQualifiedName, items[0]!.entity.id);
 }
 
 function lastKey(items: StoredEntity[]): string {
   const last = items[items.length - 1]!;
-  return sortKey(last.entity.fullyQualifiedName, last.entity.id);
+  return cursorKey(last.entity.fullyQualifiedName, last.entity.id);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../domain/entity.ts';
-import { compactEntity, flatString } from './compact.ts';
+import { compactEntity } from './compact.ts';
 
 const service = { id: '6f1c0e3e-0000-4000-8000-000000000001', type: 'storageService', name: 'svc', fullyQualifiedName: 'svc', deleted: false };
 const container = (name: string, extra: Record<string, unknown> = {}): Entity =>
@@ -44,13 +44,5 @@ describe('a stored entity is kept compact (memory per entity, docs/performance.m
     expect(Object.isFrozen(a)).toBe(false);
     a.description = 'changed';
     expect(a.description).toBe('changed');
-  });
-
-  it.each([
-    { given: 'a joined FQN and id', text: `svc.${'x'.repeat(20)}\u0000id` },
-    { given: 'unicode and quotes', text: `"données".${'日本'.repeat(3)}` },
-    { given: 'an empty string', text: '' },
-  ])('flatString of $given: the same characters', ({ text }) => {
-    expect(flatString(text)).toBe(text);
   });
 });

@@ -61,8 +61,3 @@ export function compactEntity(entity: Entity): Entity {
   }
   return copy as Entity;
 }
-
-/** A flat copy of a string built by joining pieces (a cons string in V8), same characters. */
-export function flatString(text: string): string {
-  return (JSON.parse(JSON.stringify([text])) as [string])[0];
-}

@@ -180,7 +180,7 @@ export class EntityStore {
     }
     this.byId.delete(entity.id);
     this.byFqn.get(type)?.delete(entity.fullyQualifiedName);
-    this.ordered.get(type)?.remove(entity.fullyQualifiedName, entity.id);
+    this.ordered.get(type)?.remove(entity.fullyQualifiedName);
     if (parentId) this.childIds.get(parentId)?.delete(entity.id);
     this.childIds.delete(entity.id);
     if (entity.deleted) this.countDeleted(type, -1);
@@ -413,7 +413,7 @@ export class EntityStore {
     const { entity, type, parentId } = stored;
     this.byId.delete(entity.id);
     this.byFqn.get(type)?.delete(entity.fullyQualifiedName);
-    this.ordered.get(type)?.remove(entity.fullyQualifiedName, entity.id);
+    this.ordered.get(type)?.remove(entity.fullyQualifiedName);
     if (parentId) {
       const siblings = this.childIds.get(parentId);
       siblings?.delete(entity.id);
@@ -429,7 +429,7 @@ export class EntityStore {
     const { type, parentId } = stored;
     this.byId.set(entity.id, stored);
     this.fqnIndex(type).set(entity.fullyQualifiedName, entity.id);
-    this.orderedKeys(type).insert(entity.fullyQualifiedName, entity.id);
+    this.orderedKeys(type).insert(entity.fullyQualifiedName);
     if (parentId) {
       let set = this.childIds.get(parentId);
       if (!set) this.childIds.set(parentId, (set = new Set()));

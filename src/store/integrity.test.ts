@@ -102,10 +102,10 @@ describe('checkIntegrity: a corrupted store is caught (given a corruption, want 
     },
     {
       given: 'a stray ordered key',
-      corrupt: ({ store }) => store.orderedKeys('container').insert('svc.zzz', 'ghost'),
+      corrupt: ({ store }) => store.orderedKeys('container').insert('svc.zzz'),
       want: [
         'ordered keys: container holds 3 keys for 2 entities',
-        'ordered keys: container key 2 names ghost, not a stored container',
+        'ordered keys: container key 2 names svc.zzz, not a stored container',
         'orderedKeys index: holds 5 entries for 4 entities (stale entries)',
       ],
     },

@@ -19,7 +19,6 @@
  */
 import type { EntityReference, Votes } from '../domain/entity.ts';
 import type { EntityStore, StoredEntity } from './entity-store.ts';
-import { sortKey } from './sorted-keys.ts';
 import { ownerHolds } from './side-data.ts';
 
 export function checkIntegrity(store: EntityStore): string[] {
@@ -123,15 +122,15 @@ function checkKind(store: EntityStore, type: string, list: StoredEntity[], probl
   const seen = new Set<string>();
   let previous: string | undefined;
   for (let i = 0; i < keys.size; i++) {
-    const entry = keys.at(i);
-    if (!entry) break;
-    if (previous !== undefined && !(previous < entry.key)) problems.push(`ordered keys: ${type} keys out of order at ${i}`);
-    previous = entry.key;
-    const s = store.get(entry.id);
-    if (!s || s.type !== type) problems.push(`ordered keys: ${type} key ${i} names ${entry.id}, not a stored ${type}`);
-    else if (sortKey(s.entity.fullyQualifiedName, s.entity.id) !== entry.key) problems.push(`ordered keys: the key of ${label(s)} is stale`);
-    if (seen.has(entry.id)) problems.push(`ordered keys: ${type} lists ${entry.id} twice`);
-    seen.add(entry.id);
+    const key = keys.at(i);
+    if (key === undefined) break;
+    if (previous !== undefined && !(previous < key)) problems.push(`ordered keys: ${type} keys out of order at ${i}`);
+    previous = key;
+    const s = store.getByFqn(type, key);
+    if (!s || s.type !== type) problems.push(`ordered keys: ${type} key ${i} names ${key}, not a stored ${type}`);
+    else if (s.entity.fullyQualifiedName !== key) problems.push(`ordered keys: the key of ${label(s)} is stale`);
+    if (seen.has(key)) problems.push(`ordered keys: ${type} lists ${key} twice`);
+    seen.add(key);
   }
 }
 

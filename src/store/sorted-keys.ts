@@ -1,29 +1,15 @@
 /**
- * Keys of one kind kept in FQN order (ties broken by id), so that a list page starts with a
- * binary search instead of a scan (paging costs O(page), not O(collection)). Ordering
- * by FQN also keeps each service's (database's, collection's...) entities contiguous, which turns
- * the `service=`/`database=` list filters into range reads.
- */
-import { flatString } from './compact.ts';
-
-export interface KeyEntry {
-  readonly key: string;
-  readonly id: string;
-}
-
-export function sortKey(fqn: string, id: string): string {
-  return `${fqn}\u0000${id}`;
-}
-
-/**
- * Only the key strings are kept (flat, see compact.ts): an entry object per entity and a key built
- * of joined pieces cost ~120 bytes per entity more (docs/performance.md). The id is cut from the key
- * when an entry is read, which only list pages do, a page at a time.
+ * The FQNs of one kind, in order, so that a list page starts with a binary search instead of a
+ * scan (paging costs O(page), not O(collection)). Ordering by FQN also keeps each service's
+ * (database's, collection's...) entities contiguous, which turns the `service=`/`database=` list
+ * filters into range reads. An FQN is unique within its kind (the store's FQN index), so it is the
+ * whole key: the string kept is the stored entity's own `fullyQualifiedName` (flat, see
+ * compact.ts), so the index costs one pointer per entity, nothing more.
  *
  * The keys are held in sorted chunks of at most `CHUNK` keys, not one array: inserting into one
- * sorted array moves every key after the new one (at 50,000 containers a create spent more time in
- * that move than in the rest of the store), while a chunk moves at most `CHUNK`. `starts[c]` is the
- * index of chunk c's first key, so `at(i)` and `lowerBound` stay binary searches over indices.
+ * sorted array moves every key after the new one, while a chunk moves at most `CHUNK`. `starts[c]`
+ * is the index of chunk c's first key, so `at(i)` and `lowerBound` stay binary searches over
+ * indices.
  */
 const CHUNK = 512;
 
@@ -38,15 +24,14 @@ export class SortedKeys {
     return this.count;
   }
 
-  at(index: number): KeyEntry | undefined {
+  /** The key at `index`, or undefined outside 0..size-1. */
+  at(index: number): string | undefined {
     if (index < 0 || index >= this.count) return undefined;
     const c = this.chunkOfIndex(index);
-    const key = this.chunks[c]![index - this.starts[c]!]!;
-    return { key, id: key.slice(key.lastIndexOf('\u0000') + 1) };
+    return this.chunks[c]![index - this.starts[c]!];
   }
 
-  insert(fqn: string, id: string): void {
-    const key = flatString(sortKey(fqn, id));
+  insert(key: string): void {
     if (this.chunks.length === 0) {
       this.chunks.push([key]);
       this.starts.push(0);
@@ -56,17 +41,26 @@ export class SortedKeys {
     // The last chunk whose first key is <= key (or the first chunk): the key belongs in it.
     const c = Math.max(0, this.chunkOfKey(key));
     const chunk = this.chunks[c]!;
-    chunk.splice(lowerBoundIn(chunk, key), 0, key);
+    const at = lowerBoundIn(chunk, key);
+    chunk.splice(at, 0, key);
     this.count++;
     for (let next = c + 1; next < this.starts.length; next++) this.starts[next]!++;
-    if (chunk.length > CHUNK) {
-      this.chunks.splice(c + 1, 0, chunk.splice(CHUNK / 2));
-      this.starts.splice(c + 1, 0, this.starts[c]! + chunk.length);
-    }
+    if (chunk.length > CHUNK) this.split(c, at === CHUNK);
   }
 
-  remove(fqn: string, id: string): void {
-    const key = sortKey(fqn, id);
+  /**
+   * Splits a full chunk in two, each half a copy of exactly its size (a chunk grown one insert at a
+   * time carries spare capacity: at 100,000 keys that was ~10 bytes a key in the heap per entity of
+   * docs/performance.md, "Memory and scale"). Keys that arrive in order (names with a counter) fill a chunk and start the next.
+   */
+  private split(c: number, appended: boolean): void {
+    const chunk = this.chunks[c]!;
+    const cut = appended ? CHUNK : CHUNK / 2;
+    this.chunks.splice(c, 1, chunk.slice(0, cut), chunk.slice(cut));
+    this.starts.splice(c + 1, 0, this.starts[c]! + cut);
+  }
+
+  remove(key: string): void {
     const c = this.chunkOfKey(key);
     if (c < 0) return;
     const chunk = this.chunks[c]!;
