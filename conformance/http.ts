@@ -2,7 +2,7 @@
  * A small HTTP client for the target: one call = one recorded Exchange (request and response),
  * which is what failure reports print as curl commands.
  */
-import { agents, DEFAULT_TIMEOUT_MS, sendRequest, type RawResponse } from './transport.ts';
+import { ConnectionPool, DEFAULT_TIMEOUT_MS, sendRequest, type RawResponse } from './transport.ts';
 
 export { TransportError } from './transport.ts';
 export type { TransportFailure } from './transport.ts';
@@ -70,7 +70,7 @@ let seqCounter = 0;
 export class HttpClient {
   readonly baseUrl: string;
   private readonly timeoutMs: number;
-  private readonly pool = agents();
+  private readonly pool = new ConnectionPool();
 
   constructor(private readonly opts: ClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
