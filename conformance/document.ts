@@ -35,9 +35,15 @@ interface ResponseVerdict {
   documentedAs?: string;
   /** Problems of the body against the documented content and schema; empty when it matches. */
   bodyProblems: string[];
-  /** Where the schema is: `#/paths/~1v1~1containers/get/responses/200/content/application~1json/schema (Container)`. */
-  schemaPath?: string;
+  /**
+   * Where the schema is: `#/paths/~1v1~1containers/get/responses/200/content/application~1json/schema (Container)`.
+   * Worked out when read: only a failure's message names it.
+   */
+  readonly schemaPath?: string;
 }
+
+/** A documented response's content by media type: its validator and where its schema is. */
+type Content = Record<string, { validate: () => Validate | undefined; where: () => string } | null>;
 
 export interface ApiDocument {
   /** What the responses are checked against, in words. */
@@ -104,6 +110,7 @@ interface Candidate {
 const indexKey = (method: string, length: number, second: string | null): string => `${method} ${length} ${second ?? '*'}`;
 
 function decodeSegment(s: string): string {
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {
@@ -160,11 +167,11 @@ function checkResponse(
   contentType: string,
   text: string,
   json: unknown,
-  contentOf: (key: string) => Record<string, { validate: () => Validate | undefined; where: () => string } | null> | undefined,
+  contentOf: (op: DocOperation, key: string) => Content | undefined,
 ): ResponseVerdict {
   const key = responseKey(op.statuses, status);
   if (!key) return { statusDocumented: false, bodyProblems: [] };
-  const content = contentOf(key) ?? {};
+  const content = contentOf(op, key) ?? {};
   const medias = Object.keys(content);
   const problems: string[] = [];
   if (medias.length === 0) {
@@ -181,11 +188,30 @@ function checkResponse(
   const entry = content[media];
   if (!entry) return { statusDocumented: true, documentedAs: key, bodyProblems: [] };
   const validate = entry.validate();
-  if (!validate) return { statusDocumented: true, documentedAs: key, bodyProblems: [], schemaPath: entry.where() };
-  const isJson = media.includes('json');
-  if (isJson && json === undefined) problems.push('the body is not JSON');
-  else if (!validate(isJson ? json : text)) problems.push(errorsText(validate.errors));
-  return { statusDocumented: true, documentedAs: key, bodyProblems: problems, schemaPath: entry.where() };
+  if (validate) {
+    const isJson = media.includes('json');
+    if (isJson && json === undefined) problems.push('the body is not JSON');
+    else if (!validate(isJson ? json : text)) problems.push(errorsText(validate.errors));
+  }
+  return {
+    statusDocumented: true,
+    documentedAs: key,
+    bodyProblems: problems,
+    get schemaPath() {
+      return entry.where();
+    },
+  };
+}
+
+/** `contentOf` of a document, worked out once per operation and response key: every response is checked. */
+function memoized(contentOf: (op: DocOperation, key: string) => Content | undefined): (op: DocOperation, key: string) => Content | undefined {
+  const byOperation = new Map<DocOperation, Map<string, Content | undefined>>();
+  return (op, key) => {
+    let byKey = byOperation.get(op);
+    if (!byKey) byOperation.set(op, (byKey = new Map()));
+    if (!byKey.has(key)) byKey.set(key, contentOf(op, key));
+    return byKey.get(key);
+  };
 }
 
 // The kit's own document: compiled validators and their operation table (src/openapi/compiled.ts describes the files).
@@ -238,18 +264,16 @@ function kitDocument(profile: Profile): ApiDocument {
     }
   };
   const matcher = new PathMatcher(operations);
+  const contentOf = memoized((op, key) => {
+    const content = byKey.get(op.key)?.responses[key];
+    if (!content) return undefined;
+    return Object.fromEntries(Object.entries(content).map(([media, name]) => [media, { validate: () => (name ? validators[name] : undefined), where: where(op, key, media) }]));
+  });
   return {
     source: `the kit's OpenAPI document (profile ${profile})`,
     operations,
     match: (method, path) => matcher.match(method, path),
-    check(op, status, contentType, text, json) {
-      const entry = byKey.get(op.key);
-      return checkResponse(op, status, contentType, text, json, (key) => {
-        const content = entry?.responses[key];
-        if (!content) return undefined;
-        return Object.fromEntries(Object.entries(content).map(([media, name]) => [media, { validate: () => (name ? validators[name] : undefined), where: where(op, key, media) }]));
-      });
-    },
+    check: (op, status, contentType, text, json) => checkResponse(op, status, contentType, text, json, contentOf),
   };
 }
 
@@ -348,6 +372,7 @@ async function targetDocument(source: string): Promise<ApiDocument> {
     return compiled.get(pointer) ?? undefined;
   };
   const matcher = new PathMatcher(operations);
+  const contentOf = memoized(targetContent(doc, responsesOf, compile));
   /** The document's server path (`/api` of `http://host/api`), which its paths may sit under. */
   const servers = Array.isArray(doc.servers) ? (doc.servers as Json[]) : [];
   const basePaths = servers.map((s) => (typeof s.url === 'string' ? new URL(s.url, 'http://x').pathname.replace(/\/+$/, '') : '')).filter(Boolean);
@@ -357,34 +382,41 @@ async function targetDocument(source: string): Promise<ApiDocument> {
     match(method, path) {
       return matcher.match(method, path) ?? basePaths.map((base) => (path.startsWith(`${base}/`) ? matcher.match(method, path.slice(base.length)) : undefined)).find(Boolean);
     },
-    check(op, status, contentType, text, json) {
-      const responses = responsesOf.get(op.key) ?? {};
-      return checkResponse(op, status, contentType, text, json, (key) => {
-        let response = responses[key] as Json | undefined;
-        let pointer = `#/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}/responses/${escapePointer(key)}`;
-        for (let hops = 0; typeof response?.$ref === 'string' && hops < 5; hops++) {
-          pointer = response.$ref as string;
-          response = resolvePointer(doc, pointer) as Json | undefined;
-        }
-        const content = response?.content as Record<string, Json> | undefined;
-        if (!response) return undefined;
-        return Object.fromEntries(
-          Object.entries(content ?? {}).map(([media, entry]) => {
-            const schemaPointer = `${pointer}/content/${escapePointer(media)}/schema`;
-            const schema = entry?.schema as Json | undefined;
-            return [
-              media,
-              schema
-                ? {
-                    validate: () => compile(schemaPointer),
-                    where: () => (typeof schema.$ref === 'string' ? `${schemaPointer} (${schema.$ref})` : schemaPointer),
-                  }
-                : null,
-            ];
-          }),
-        );
-      });
-    },
+    check: (op, status, contentType, text, json) => checkResponse(op, status, contentType, text, json, contentOf),
+  };
+}
+
+/** A target document's content of one response of `op`, its $refs followed. */
+function targetContent(
+  doc: Json,
+  responsesOf: ReadonlyMap<string, Record<string, unknown>>,
+  compile: (pointer: string) => Validate | undefined,
+): (op: DocOperation, key: string) => Content | undefined {
+  return (op, key) => {
+    const responses = responsesOf.get(op.key) ?? {};
+    let response = responses[key] as Json | undefined;
+    let pointer = `#/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}/responses/${escapePointer(key)}`;
+    for (let hops = 0; typeof response?.$ref === 'string' && hops < 5; hops++) {
+      pointer = response.$ref as string;
+      response = resolvePointer(doc, pointer) as Json | undefined;
+    }
+    const content = response?.content as Record<string, Json> | undefined;
+    if (!response) return undefined;
+    return Object.fromEntries(
+      Object.entries(content ?? {}).map(([media, entry]) => {
+        const schemaPointer = `${pointer}/content/${escapePointer(media)}/schema`;
+        const schema = entry?.schema as Json | undefined;
+        return [
+          media,
+          schema
+            ? {
+                validate: () => compile(schemaPointer),
+                where: () => (typeof schema.$ref === 'string' ? `${schemaPointer} (${schema.$ref})` : schemaPointer),
+              }
+            : null,
+        ];
+      }),
+    );
   };
 }
 
