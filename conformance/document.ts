@@ -66,48 +66,55 @@ type Validate = ((data: unknown) => boolean) & { errors?: AjvLikeError[] | null 
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'] as const;
 
-/** `/v1/containers/{id}` → a matcher of request paths; more literal segments (earlier) win. */
+/**
+ * `/v1/containers/{id}` → a matcher of request paths; more literal segments (earlier) win. Every
+ * response is matched: the templates form a tree of segments per method, walked literal first, so
+ * a match costs a map lookup per segment (a scan of all ~600 templates was once the suite's largest
+ * cost of its own, docs/performance.md).
+ */
 class PathMatcher {
-  /**
-   * Candidates by method, segment count and second segment (`/v1/<collection>/...`: the collection),
-   * with the templates that have a parameter there under `*`: every response is matched, and a scan
-   * of all ~600 templates was the suite's largest cost of its own (docs/performance.md).
-   */
-  private readonly index = new Map<string, Candidate[]>();
+  private readonly roots = new Map<string, PathNode>();
 
   constructor(operations: readonly DocOperation[]) {
     for (const op of operations) {
-      const segments = op.path
-        .split('/')
-        .slice(1)
-        .map((s) => (/^\{[^}]+\}$/.test(s) ? null : s));
-      const key = indexKey(op.method, segments.length, segments[1] ?? '*');
-      const list = this.index.get(key) ?? [];
-      list.push({ op, segments });
-      this.index.set(key, list);
+      let node = this.roots.get(op.method);
+      if (!node) this.roots.set(op.method, (node = newNode()));
+      for (const segment of op.path.split('/').slice(1)) {
+        if (/^\{[^}]+\}$/.test(segment)) node = node.param ??= newNode();
+        else {
+          let next = node.literal.get(segment);
+          if (!next) node.literal.set(segment, (next = newNode()));
+          node = next;
+        }
+      }
+      // Two templates of one shape (`{id}`, `{name}`): the first in the document answers.
+      node.op ??= op;
     }
   }
 
   match(method: string, path: string): DocOperation | undefined {
-    const parts = path.split('/').slice(1).map(decodeSegment);
-    const upper = method.toUpperCase();
-    let best: Candidate | undefined;
-    for (const key of [indexKey(upper, parts.length, parts[1] ?? '*'), indexKey(upper, parts.length, '*')]) {
-      for (const candidate of this.index.get(key) ?? []) {
-        if (!candidate.segments.every((s, i) => s === null || s === parts[i])) continue;
-        if (!best || moreLiteral(candidate.segments, best.segments)) best = candidate;
-      }
-    }
-    return best?.op;
+    const root = this.roots.get(method.toUpperCase());
+    return root && find(root, path.split('/'), 1);
   }
 }
 
-interface Candidate {
-  op: DocOperation;
-  segments: (string | null)[];
+/** One segment of the templates: the literal segments that may follow, the parameter, and the operation that ends here. */
+interface PathNode {
+  literal: Map<string, PathNode>;
+  param?: PathNode;
+  op?: DocOperation;
 }
 
-const indexKey = (method: string, length: number, second: string | null): string => `${method} ${length} ${second ?? '*'}`;
+const newNode = (): PathNode => ({ literal: new Map() });
+
+/** The operation under `node` that `parts[i..]` reach, a literal segment tried before a parameter at each step. */
+function find(node: PathNode, parts: readonly string[], i: number): DocOperation | undefined {
+  if (i === parts.length) return node.op;
+  const literal = node.literal.get(decodeSegment(parts[i]!));
+  const found = literal && find(literal, parts, i + 1);
+  if (found) return found;
+  return node.param && find(node.param, parts, i + 1);
+}
 
 function decodeSegment(s: string): string {
   if (!s.includes('%')) return s;
@@ -116,14 +123,6 @@ function decodeSegment(s: string): string {
   } catch {
     return s;
   }
-}
-
-/** The first segment where they differ decides: a literal beats a parameter. */
-function moreLiteral(a: (string | null)[], b: (string | null)[]): boolean {
-  for (let i = 0; i < a.length; i++) {
-    if ((a[i] === null) !== (b[i] === null)) return a[i] !== null;
-  }
-  return false;
 }
 
 /** The response key that covers a status: itself, its range (`4XX`), or `default`. */
