@@ -254,6 +254,8 @@ class Connection {
     if (p.framing === 'length') {
       // Bytes past the announced length mean the connection is out of step: it is not reused.
       const extra = data.length - p.remaining;
+      // The whole body in one read, the usual case: decoded where it was read, not kept first.
+      if (p.chunks.length === 0 && extra >= 0) return this.finish(p, p.keepAlive && extra === 0, data.toString('utf8', 0, p.remaining));
       if (data.length > 0 && p.remaining > 0) this.take(p, extra > 0 ? data.subarray(0, p.remaining) : data);
       if (p.remaining <= 0) this.finish(p, p.keepAlive && extra <= 0);
       return;
@@ -312,9 +314,9 @@ class Connection {
     }
   }
 
-  private finish(p: Pending, reusable: boolean): void {
+  private finish(p: Pending, reusable: boolean, text?: string): void {
     this.pending = undefined;
-    const body = p.chunks.length === 1 ? p.chunks[0]! : Buffer.concat(p.chunks);
+    text ??= (p.chunks.length === 1 ? p.chunks[0]! : Buffer.concat(p.chunks)).toString('utf8');
     if (reusable && !this.dead) {
       this.idleMs = p.idleMs;
       this.release(this);
@@ -323,7 +325,7 @@ class Connection {
       this.forget(this);
       this.socket.destroy();
     }
-    p.resolve({ status: p.status, headers: p.headers, text: body.toString('utf8') });
+    p.resolve({ status: p.status, headers: p.headers, text });
   }
 
   send(p: Pending, head: string, body: string | undefined): void {
