@@ -112,20 +112,27 @@ export class Checker {
 
   /**
    * Checks `ok` for `ruleId`. Returns `ok` when the rule is inactive (nothing recorded);
-   * records a pass, or throws a RuleViolation, when it is active.
+   * records a pass, or throws a RuleViolation, when it is active. `expected` may be given as a
+   * function: a message only a failure prints is then not built for every passing check.
    */
-  check(ruleId: string, ok: boolean, expected: string, actual: () => string, ex?: Exchange): boolean {
+  check(ruleId: string, ok: boolean, expected: string | (() => string), actual: () => string, ex?: Exchange): boolean {
     if (!this.active.has(ruleId)) return ok;
     if (ok) {
       this.tally.pass(ruleId, ex);
       return true;
     }
-    throw new RuleViolation(ruleId, expected, actual(), ex, [...this.trace]);
+    throw new RuleViolation(ruleId, typeof expected === 'string' ? expected : expected(), actual(), ex, [...this.trace]);
   }
 
   /** Checks the status of an exchange. */
   status(ruleId: string, ex: Exchange, allowed: readonly number[], what: string): boolean {
-    return this.check(ruleId, allowed.includes(ex.status), `${what}: status ${allowed.join(' or ')}`, () => `${ex.status} ${truncate(ex.responseText)}`, ex);
+    return this.check(
+      ruleId,
+      allowed.includes(ex.status),
+      () => `${what}: status ${allowed.join(' or ')}`,
+      () => `${ex.status} ${truncate(ex.responseText)}`,
+      ex,
+    );
   }
 
   note(ruleId: string, text: string): void {

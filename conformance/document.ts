@@ -11,8 +11,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import Module, { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
 import type { Profile } from './profiles.ts';
 
 /** One documented operation. */
@@ -35,9 +37,15 @@ interface ResponseVerdict {
   documentedAs?: string;
   /** Problems of the body against the documented content and schema; empty when it matches. */
   bodyProblems: string[];
-  /** Where the schema is: `#/paths/~1v1~1containers/get/responses/200/content/application~1json/schema (Container)`. */
-  schemaPath?: string;
+  /**
+   * Where the schema is: `#/paths/~1v1~1containers/get/responses/200/content/application~1json/schema (Container)`.
+   * Worked out when read: only a failure's message names it.
+   */
+  readonly schemaPath?: string;
 }
+
+/** A documented response's content by media type: its validator and where its schema is. */
+type Content = Record<string, { validate: () => Validate | undefined; where: () => string } | null>;
 
 export interface ApiDocument {
   /** What the responses are checked against, in words. */
@@ -60,63 +68,63 @@ type Validate = ((data: unknown) => boolean) & { errors?: AjvLikeError[] | null 
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'] as const;
 
-/** `/v1/containers/{id}` → a matcher of request paths; more literal segments (earlier) win. */
+/**
+ * `/v1/containers/{id}` → a matcher of request paths; more literal segments (earlier) win. Every
+ * response is matched: the templates form a tree of segments per method, walked literal first, so
+ * a match costs a map lookup per segment (a scan of all ~600 templates was once the suite's largest
+ * cost of its own, docs/performance.md).
+ */
 class PathMatcher {
-  /**
-   * Candidates by method, segment count and second segment (`/v1/<collection>/...`: the collection),
-   * with the templates that have a parameter there under `*`: every response is matched, and a scan
-   * of all ~600 templates was the suite's largest cost of its own (docs/performance.md).
-   */
-  private readonly index = new Map<string, Candidate[]>();
+  private readonly roots = new Map<string, PathNode>();
 
   constructor(operations: readonly DocOperation[]) {
     for (const op of operations) {
-      const segments = op.path
-        .split('/')
-        .slice(1)
-        .map((s) => (/^\{[^}]+\}$/.test(s) ? null : s));
-      const key = indexKey(op.method, segments.length, segments[1] ?? '*');
-      const list = this.index.get(key) ?? [];
-      list.push({ op, segments });
-      this.index.set(key, list);
+      let node = this.roots.get(op.method);
+      if (!node) this.roots.set(op.method, (node = newNode()));
+      for (const segment of op.path.split('/').slice(1)) {
+        if (/^\{[^}]+\}$/.test(segment)) node = node.param ??= newNode();
+        else {
+          let next = node.literal.get(segment);
+          if (!next) node.literal.set(segment, (next = newNode()));
+          node = next;
+        }
+      }
+      // Two templates of one shape (`{id}`, `{name}`): the first in the document answers.
+      node.op ??= op;
     }
   }
 
   match(method: string, path: string): DocOperation | undefined {
-    const parts = path.split('/').slice(1).map(decodeSegment);
-    const upper = method.toUpperCase();
-    let best: Candidate | undefined;
-    for (const key of [indexKey(upper, parts.length, parts[1] ?? '*'), indexKey(upper, parts.length, '*')]) {
-      for (const candidate of this.index.get(key) ?? []) {
-        if (!candidate.segments.every((s, i) => s === null || s === parts[i])) continue;
-        if (!best || moreLiteral(candidate.segments, best.segments)) best = candidate;
-      }
-    }
-    return best?.op;
+    const root = this.roots.get(method.toUpperCase());
+    return root && find(root, path.split('/'), 1);
   }
 }
 
-interface Candidate {
-  op: DocOperation;
-  segments: (string | null)[];
+/** One segment of the templates: the literal segments that may follow, the parameter, and the operation that ends here. */
+interface PathNode {
+  literal: Map<string, PathNode>;
+  param?: PathNode;
+  op?: DocOperation;
 }
 
-const indexKey = (method: string, length: number, second: string | null): string => `${method} ${length} ${second ?? '*'}`;
+const newNode = (): PathNode => ({ literal: new Map() });
+
+/** The operation under `node` that `parts[i..]` reach, a literal segment tried before a parameter at each step. */
+function find(node: PathNode, parts: readonly string[], i: number): DocOperation | undefined {
+  if (i === parts.length) return node.op;
+  const literal = node.literal.get(decodeSegment(parts[i]!));
+  const found = literal && find(literal, parts, i + 1);
+  if (found) return found;
+  return node.param && find(node.param, parts, i + 1);
+}
 
 function decodeSegment(s: string): string {
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {
     return s;
   }
-}
-
-/** The first segment where they differ decides: a literal beats a parameter. */
-function moreLiteral(a: (string | null)[], b: (string | null)[]): boolean {
-  for (let i = 0; i < a.length; i++) {
-    if ((a[i] === null) !== (b[i] === null)) return a[i] !== null;
-  }
-  return false;
 }
 
 /** The response key that covers a status: itself, its range (`4XX`), or `default`. */
@@ -160,11 +168,11 @@ function checkResponse(
   contentType: string,
   text: string,
   json: unknown,
-  contentOf: (key: string) => Record<string, { validate: () => Validate | undefined; where: () => string } | null> | undefined,
+  contentOf: (op: DocOperation, key: string) => Content | undefined,
 ): ResponseVerdict {
   const key = responseKey(op.statuses, status);
   if (!key) return { statusDocumented: false, bodyProblems: [] };
-  const content = contentOf(key) ?? {};
+  const content = contentOf(op, key) ?? {};
   const medias = Object.keys(content);
   const problems: string[] = [];
   if (medias.length === 0) {
@@ -181,11 +189,30 @@ function checkResponse(
   const entry = content[media];
   if (!entry) return { statusDocumented: true, documentedAs: key, bodyProblems: [] };
   const validate = entry.validate();
-  if (!validate) return { statusDocumented: true, documentedAs: key, bodyProblems: [], schemaPath: entry.where() };
-  const isJson = media.includes('json');
-  if (isJson && json === undefined) problems.push('the body is not JSON');
-  else if (!validate(isJson ? json : text)) problems.push(errorsText(validate.errors));
-  return { statusDocumented: true, documentedAs: key, bodyProblems: problems, schemaPath: entry.where() };
+  if (validate) {
+    const isJson = media.includes('json');
+    if (isJson && json === undefined) problems.push('the body is not JSON');
+    else if (!validate(isJson ? json : text)) problems.push(errorsText(validate.errors));
+  }
+  return {
+    statusDocumented: true,
+    documentedAs: key,
+    bodyProblems: problems,
+    get schemaPath() {
+      return entry.where();
+    },
+  };
+}
+
+/** `contentOf` of a document, worked out once per operation and response key: every response is checked. */
+function memoized(contentOf: (op: DocOperation, key: string) => Content | undefined): (op: DocOperation, key: string) => Content | undefined {
+  const byOperation = new Map<DocOperation, Map<string, Content | undefined>>();
+  return (op, key) => {
+    let byKey = byOperation.get(op);
+    if (!byKey) byOperation.set(op, (byKey = new Map()));
+    if (!byKey.has(key)) byKey.set(key, contentOf(op, key));
+    return byKey.get(key);
+  };
 }
 
 // The kit's own document: compiled validators and their operation table (src/openapi/compiled.ts describes the files).
@@ -205,13 +232,34 @@ interface CompiledTable {
 const VALIDATORS_DIR = new URL('../openapi/generated/validators/', import.meta.url);
 const BUNDLE_PATH = fileURLToPath(new URL('../openapi/generated/openapi.bundle.json', import.meta.url));
 
+/**
+ * A CommonJS module with the V8 code cache the build writes beside it (`<file>.v8cache`,
+ * scripts/build.mjs): the response validators are 1.9 MB of JavaScript, which V8 otherwise parses
+ * and compiles inside the run, in about 35 ms of the suite's CPU (half of it with the cache). V8
+ * rejects a cache of another Node.js or for other source, and compiles the module as `require`
+ * would. (src/openapi/code-cache.ts does the same for the server; conformance/ never imports src/.)
+ */
+function requireWithCodeCache(filename: string): unknown {
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(`${filename}.v8cache`);
+  } catch {
+    cachedData = undefined;
+  }
+  const script = new Script(Module.wrap(readFileSync(filename, 'utf8')), { filename, ...(cachedData ? { cachedData } : {}) });
+  const module = { exports: {} as unknown };
+  const fn = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
+  fn.call(module.exports, module.exports, createRequire(filename), module, filename, dirname(filename));
+  return module.exports;
+}
+
 function kitDocument(profile: Profile): ApiDocument {
   const require = createRequire(import.meta.url);
   let table: { api: CompiledTable };
   let validators: Record<string, Validate>;
   try {
     table = require(fileURLToPath(new URL('operations.json', VALIDATORS_DIR))) as { api: CompiledTable };
-    validators = require(fileURLToPath(new URL('responses.cjs', VALIDATORS_DIR))) as Record<string, Validate>;
+    validators = requireWithCodeCache(fileURLToPath(new URL('responses.cjs', VALIDATORS_DIR))) as Record<string, Validate>;
   } catch (error) {
     throw new Error(`the compiled validators of the kit's document are missing (${fileURLToPath(VALIDATORS_DIR)}): run \`npm run build\` (${(error as Error).message})`);
   }
@@ -238,18 +286,16 @@ function kitDocument(profile: Profile): ApiDocument {
     }
   };
   const matcher = new PathMatcher(operations);
+  const contentOf = memoized((op, key) => {
+    const content = byKey.get(op.key)?.responses[key];
+    if (!content) return undefined;
+    return Object.fromEntries(Object.entries(content).map(([media, name]) => [media, { validate: () => (name ? validators[name] : undefined), where: where(op, key, media) }]));
+  });
   return {
     source: `the kit's OpenAPI document (profile ${profile})`,
     operations,
     match: (method, path) => matcher.match(method, path),
-    check(op, status, contentType, text, json) {
-      const entry = byKey.get(op.key);
-      return checkResponse(op, status, contentType, text, json, (key) => {
-        const content = entry?.responses[key];
-        if (!content) return undefined;
-        return Object.fromEntries(Object.entries(content).map(([media, name]) => [media, { validate: () => (name ? validators[name] : undefined), where: where(op, key, media) }]));
-      });
-    },
+    check: (op, status, contentType, text, json) => checkResponse(op, status, contentType, text, json, contentOf),
   };
 }
 
@@ -348,6 +394,7 @@ async function targetDocument(source: string): Promise<ApiDocument> {
     return compiled.get(pointer) ?? undefined;
   };
   const matcher = new PathMatcher(operations);
+  const contentOf = memoized(targetContent(doc, responsesOf, compile));
   /** The document's server path (`/api` of `http://host/api`), which its paths may sit under. */
   const servers = Array.isArray(doc.servers) ? (doc.servers as Json[]) : [];
   const basePaths = servers.map((s) => (typeof s.url === 'string' ? new URL(s.url, 'http://x').pathname.replace(/\/+$/, '') : '')).filter(Boolean);
@@ -357,34 +404,41 @@ async function targetDocument(source: string): Promise<ApiDocument> {
     match(method, path) {
       return matcher.match(method, path) ?? basePaths.map((base) => (path.startsWith(`${base}/`) ? matcher.match(method, path.slice(base.length)) : undefined)).find(Boolean);
     },
-    check(op, status, contentType, text, json) {
-      const responses = responsesOf.get(op.key) ?? {};
-      return checkResponse(op, status, contentType, text, json, (key) => {
-        let response = responses[key] as Json | undefined;
-        let pointer = `#/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}/responses/${escapePointer(key)}`;
-        for (let hops = 0; typeof response?.$ref === 'string' && hops < 5; hops++) {
-          pointer = response.$ref as string;
-          response = resolvePointer(doc, pointer) as Json | undefined;
-        }
-        const content = response?.content as Record<string, Json> | undefined;
-        if (!response) return undefined;
-        return Object.fromEntries(
-          Object.entries(content ?? {}).map(([media, entry]) => {
-            const schemaPointer = `${pointer}/content/${escapePointer(media)}/schema`;
-            const schema = entry?.schema as Json | undefined;
-            return [
-              media,
-              schema
-                ? {
-                    validate: () => compile(schemaPointer),
-                    where: () => (typeof schema.$ref === 'string' ? `${schemaPointer} (${schema.$ref})` : schemaPointer),
-                  }
-                : null,
-            ];
-          }),
-        );
-      });
-    },
+    check: (op, status, contentType, text, json) => checkResponse(op, status, contentType, text, json, contentOf),
+  };
+}
+
+/** A target document's content of one response of `op`, its $refs followed. */
+function targetContent(
+  doc: Json,
+  responsesOf: ReadonlyMap<string, Record<string, unknown>>,
+  compile: (pointer: string) => Validate | undefined,
+): (op: DocOperation, key: string) => Content | undefined {
+  return (op, key) => {
+    const responses = responsesOf.get(op.key) ?? {};
+    let response = responses[key] as Json | undefined;
+    let pointer = `#/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}/responses/${escapePointer(key)}`;
+    for (let hops = 0; typeof response?.$ref === 'string' && hops < 5; hops++) {
+      pointer = response.$ref as string;
+      response = resolvePointer(doc, pointer) as Json | undefined;
+    }
+    const content = response?.content as Record<string, Json> | undefined;
+    if (!response) return undefined;
+    return Object.fromEntries(
+      Object.entries(content ?? {}).map(([media, entry]) => {
+        const schemaPointer = `${pointer}/content/${escapePointer(media)}/schema`;
+        const schema = entry?.schema as Json | undefined;
+        return [
+          media,
+          schema
+            ? {
+                validate: () => compile(schemaPointer),
+                where: () => (typeof schema.$ref === 'string' ? `${schemaPointer} (${schema.$ref})` : schemaPointer),
+              }
+            : null,
+        ];
+      }),
+    );
   };
 }
 

@@ -2,7 +2,7 @@
  * A small HTTP client for the target: one call = one recorded Exchange (request and response),
  * which is what failure reports print as curl commands.
  */
-import { agents, DEFAULT_TIMEOUT_MS, sendRequest, type RawResponse } from './transport.ts';
+import { ConnectionPool, DEFAULT_TIMEOUT_MS, sendRequest, type RawResponse } from './transport.ts';
 
 export { TransportError } from './transport.ts';
 export type { TransportFailure } from './transport.ts';
@@ -67,10 +67,13 @@ export interface ClientOptions {
 
 let seqCounter = 0;
 
+/** The characters URLSearchParams writes unencoded (application/x-www-form-urlencoded). */
+const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
+
 export class HttpClient {
   readonly baseUrl: string;
   private readonly timeoutMs: number;
-  private readonly pool = agents();
+  private readonly pool = new ConnectionPool();
 
   constructor(private readonly opts: ClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
@@ -86,9 +89,15 @@ export class HttpClient {
   }
 
   url(path: string, query?: RequestSpec['query']): string {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
-    const qs = params.toString();
+    let qs = '';
+    for (const k in query) {
+      const v = query[k];
+      if (v === undefined) continue;
+      const value = String(v);
+      // What URLSearchParams leaves as is goes as is; anything else is encoded by it (form encoding).
+      const pair = FORM_SAFE.test(k) && FORM_SAFE.test(value) ? `${k}=${value}` : new URLSearchParams([[k, value]]).toString();
+      qs += qs ? `&${pair}` : pair;
+    }
     return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
   }
 

@@ -58,7 +58,7 @@ export function observe(ctx: RunContext, checker: Checker, ex: Exchange): void {
     const ok = checker.check(
       'document.status-documented',
       verdict.statusDocumented,
-      `${op.key}${op.operationId ? ` (${op.operationId})` : ''}: one of the statuses the document gives, ${op.statuses.join(', ')}`,
+      () => `${op.key}${op.operationId ? ` (${op.operationId})` : ''}: one of the statuses the document gives, ${op.statuses.join(', ')}`,
       () => `${ex.status}`,
       ex,
     );
@@ -66,7 +66,7 @@ export function observe(ctx: RunContext, checker: Checker, ex: Exchange): void {
       checker.check(
         'document.body-matches-schema',
         verdict.bodyProblems.length === 0,
-        `${op.key} ${ex.status} (documented as ${verdict.documentedAs}): a body that matches ${verdict.schemaPath ?? 'the documented content'}`,
+        () => `${op.key} ${ex.status} (documented as ${verdict.documentedAs}): a body that matches ${verdict.schemaPath ?? 'the documented content'}`,
         () => verdict.bodyProblems.join('; '),
         ex,
       );
@@ -83,7 +83,8 @@ export function observe(ctx: RunContext, checker: Checker, ex: Exchange): void {
     checker.check(
       'meaning.updated-at-epoch-ms',
       inRun,
-      `updatedAt of ${String(entity.fullyQualifiedName ?? id)}: epoch milliseconds between the run's start and now (±${CLOCK_TOLERANCE_MS / 60_000} min), i.e. ${ctx.startedAt - CLOCK_TOLERANCE_MS}..${now + CLOCK_TOLERANCE_MS}`,
+      () =>
+        `updatedAt of ${String(entity.fullyQualifiedName ?? id)}: epoch milliseconds between the run's start and now (±${CLOCK_TOLERANCE_MS / 60_000} min), i.e. ${ctx.startedAt - CLOCK_TOLERANCE_MS}..${now + CLOCK_TOLERANCE_MS}`,
       () => `updatedAt ${JSON.stringify(at)}${typeof at === 'number' ? ` (${describeOffset(at, now)})` : ''}`,
       ex,
     );
@@ -92,7 +93,7 @@ export function observe(ctx: RunContext, checker: Checker, ex: Exchange): void {
       checker.check(
         'meaning.updated-at-monotonic',
         last === undefined || at >= last,
-        `updatedAt of ${String(entity.fullyQualifiedName ?? id)} never going back: at least ${last}, seen before`,
+        () => `updatedAt of ${String(entity.fullyQualifiedName ?? id)} never going back: at least ${last}, seen before`,
         () => `updatedAt ${at}, ${last === undefined ? '' : `${last - at} ms earlier than before`}`,
         ex,
       );
@@ -107,7 +108,7 @@ export function observe(ctx: RunContext, checker: Checker, ex: Exchange): void {
       checker.check(
         'meaning.updated-by-token-user',
         entity.updatedBy === ctx.userName,
-        `updatedBy of ${String(entity.fullyQualifiedName ?? id)}: ${ctx.userName}, the user of the token that made every change`,
+        () => `updatedBy of ${String(entity.fullyQualifiedName ?? id)}: ${ctx.userName}, the user of the token that made every change`,
         () => `updatedBy ${JSON.stringify(entity.updatedBy)}`,
         ex,
       );
