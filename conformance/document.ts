@@ -11,10 +11,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import Module, { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
+import { requireWithCodeCache } from '../openapi/code-cache.ts';
 import type { Profile } from './profiles.ts';
 
 /** One documented operation. */
@@ -232,34 +231,14 @@ interface CompiledTable {
 const VALIDATORS_DIR = new URL('../openapi/generated/validators/', import.meta.url);
 const BUNDLE_PATH = fileURLToPath(new URL('../openapi/generated/openapi.bundle.json', import.meta.url));
 
-/**
- * A CommonJS module with the V8 code cache the build writes beside it (`<file>.v8cache`,
- * scripts/build.mjs): the response validators are 1.9 MB of JavaScript, which V8 otherwise parses
- * and compiles inside the run, in about 35 ms of the suite's CPU (half of it with the cache). V8
- * rejects a cache of another Node.js or for other source, and compiles the module as `require`
- * would. (src/openapi/code-cache.ts does the same for the server; conformance/ never imports src/.)
- */
-function requireWithCodeCache(filename: string): unknown {
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(`${filename}.v8cache`);
-  } catch {
-    cachedData = undefined;
-  }
-  const script = new Script(Module.wrap(readFileSync(filename, 'utf8')), { filename, ...(cachedData ? { cachedData } : {}) });
-  const module = { exports: {} as unknown };
-  const fn = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void;
-  fn.call(module.exports, module.exports, createRequire(filename), module, filename, dirname(filename));
-  return module.exports;
-}
-
 function kitDocument(profile: Profile): ApiDocument {
   const require = createRequire(import.meta.url);
   let table: { api: CompiledTable };
   let validators: Record<string, Validate>;
   try {
     table = require(fileURLToPath(new URL('operations.json', VALIDATORS_DIR))) as { api: CompiledTable };
-    validators = requireWithCodeCache(fileURLToPath(new URL('responses.cjs', VALIDATORS_DIR))) as Record<string, Validate>;
+    // With the V8 code cache the build writes beside it: 1.9 MB of JavaScript, else parsed and compiled inside the run (about 35 ms of the suite's CPU).
+    validators = requireWithCodeCache(fileURLToPath(new URL('responses.cjs', VALIDATORS_DIR))).exports as Record<string, Validate>;
   } catch (error) {
     throw new Error(`the compiled validators of the kit's document are missing (${fileURLToPath(VALIDATORS_DIR)}): run \`npm run build\` (${(error as Error).message})`);
   }

@@ -10,7 +10,7 @@
  *   4. copy the runtime assets (ASSETS below) and write dist/openapi/generated/schema.js, the
  *      runtime half of the type-only `catalog-kit/schema` export (package.json `exports`);
  *   5. bundle `catalog-kit serve` (SERVE_BUNDLE below);
- *   6. write the V8 code caches of the bundle and the compiled validators (src/openapi/code-cache.ts);
+ *   6. write the V8 code caches of the bundle and the compiled validators (openapi/code-cache.ts);
  *   7. make the command executable.
  *
  * Plain Node, no dependencies but the installed typescript and esbuild: it runs before anything is built.
@@ -110,7 +110,7 @@ step('bundle', () => {
 // rejects them and compiles as before. The bundle's cache is written after a start like the
 // command's (the demo catalog, one authenticated request): it then holds the code V8 compiled for
 // that, not only the parse.
-const { writeCodeCache } = await import(pathToFileURL(path.join(DIST, 'src/openapi/code-cache.js')).href);
+const { writeCodeCache } = await import(pathToFileURL(path.join(DIST, 'openapi/code-cache.js')).href);
 const { VALIDATOR_MODULES } = await import(pathToFileURL(path.join(DIST, 'src/openapi/compiled.js')).href);
 const started_ = performance.now();
 /** The command's first moments, as the bundle runs them: start on a free loopback port, answer one request, stop. */

@@ -17,7 +17,7 @@ describe('the built serve command', () => {
   it('is one bundle, and it and the compiled validators load with code caches V8 accepts', () => {
     expect(existsSync(path.join(DIST, 'src/cli/serve-bundle.cjs')), 'dist/ is missing: run `npm run build`').toBe(true);
     const script = `
-      const { requireWithCodeCache } = await import(${JSON.stringify(pathToFileURL(path.join(DIST, 'src/openapi/code-cache.js')).href)});
+      const { requireWithCodeCache } = await import(${JSON.stringify(pathToFileURL(path.join(DIST, 'openapi/code-cache.js')).href)});
       const files = ${JSON.stringify(CACHED.map((file) => path.join(DIST, file)))};
       const used = files.map((file) => requireWithCodeCache(file).cacheUsed);
       const { loadServe } = await import(${JSON.stringify(pathToFileURL(path.join(DIST, 'src/cli/serve-loader.js')).href)});

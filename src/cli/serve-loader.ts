@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { requireWithCodeCache } from '../openapi/code-cache.ts';
+import { requireWithCodeCache } from '../../openapi/code-cache.ts';
 
 type ServeModule = typeof import('./serve.ts');
 

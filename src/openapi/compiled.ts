@@ -6,13 +6,13 @@
  * the generator and the server: the shapes below are what the generator writes.
  *
  * Nothing is compiled at run time; the three validator modules are loaded with the code cache the
- * build writes (src/openapi/code-cache.ts), so V8 does not parse them either.
+ * build writes (openapi/code-cache.ts), so V8 does not parse them either.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProfileName } from '../config/profiles.ts';
-import { requireWithCodeCache } from './code-cache.ts';
+import { requireWithCodeCache } from '../../openapi/code-cache.ts';
 
 /** An Ajv validate function as standalone code exports it. */
 export interface CompiledFunction {

@@ -1,5 +1,5 @@
 /**
- * The compiled validators load with the code cache the build writes (src/openapi/code-cache.ts):
+ * The compiled validators load with the code cache the build writes (openapi/code-cache.ts):
  * V8 takes a cache made for the same source, and a stale or missing one only costs the parse.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
