@@ -1,13 +1,14 @@
 /**
  * The conformance suite's own speed (docs/performance.md, "What one run does" step 4): requests per second it drives against the
  * local reference server, counted by the server, with the CPU time each side spent (which side
- * bounds the run). Uses `conformMain` of conformance/cli.ts when it exists; otherwise says why not.
+ * bounds the run). Uses `conformMain` of the built conformance/cli.ts (dist/) when it exists; otherwise says why not.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startTarget } from './targets.ts';
 
-const CLI = fileURLToPath(new URL('../conformance/cli.ts', import.meta.url));
+// The built suite (dist/), as users run it.
+const CLI = fileURLToPath(new URL('../dist/conformance/cli.js', import.meta.url));
 
 export type ConformanceSpeed =
   | { skipped: string }
@@ -27,7 +28,7 @@ type Writer = (text: string) => void;
 type Entry = { conformMain?: (argv: string[], deps: { stdout: Writer; stderr: Writer; handleSigint: boolean }) => Promise<unknown> };
 
 export async function runConformanceSpeed(extraArgs: string[]): Promise<ConformanceSpeed> {
-  if (!existsSync(CLI)) return { skipped: 'conformance/cli.ts does not exist yet' };
+  if (!existsSync(CLI)) return { skipped: 'dist/conformance/cli.js does not exist: run npm run build' };
   const module = (await import(pathToFileURL(CLI).href)) as Entry;
   if (!module.conformMain) return { skipped: 'conformance/cli.ts does not export conformMain' };
   const target = await startTarget('reference');

@@ -1,13 +1,16 @@
 /**
  * The reference server inside bench/target.ts: started with `startServer` (request and response
  * validation on, as shipped), the demo catalog loaded when asked, and `grow` for the scale test.
+ * It runs the built modules (dist/: `npm run build` first), the JavaScript users run: the
+ * sources through tsx would be measured with its transform, which wraps functions in a
+ * name-keeping helper (`__name`, ≈ 1.5% of the CPU of a list page; docs/performance.md).
  */
 import type { Server } from 'node:http';
-import type { CatalogContext } from '../src/domain/context.ts';
-import type { CreateRequest } from '../src/domain/entity.ts';
-import { createEntity } from '../src/domain/lifecycle.ts';
-import { cursorKey, encodeCursor } from '../src/domain/listing.ts';
-import { startServer } from '../src/server.ts';
+import type { CatalogContext } from '../dist/src/domain/context.js';
+import type { CreateRequest } from '../dist/src/domain/entity.js';
+import { createEntity } from '../dist/src/domain/lifecycle.js';
+import { cursorKey, encodeCursor } from '../dist/src/domain/listing.js';
+import { startServer } from '../dist/src/server.js';
 
 const SCALE_SERVICE = 'bench';
 
@@ -17,10 +20,10 @@ export async function startReference(fixturesOption: string | undefined, dataFil
   return { server: running.server as Server, fixtures, grow: (to: number, sample: number) => grow(running.ctx, to, sample) };
 }
 
-/** Loads the demo catalog with the fixture loader, src/fixtures/load-fixtures.ts (reports, rather than fails, if it cannot). */
+/** Loads the demo catalog with the fixture loader (src/fixtures/load-fixtures.ts, built) (reports, rather than fails, if it cannot). */
 async function loadFixturesIfAny(ctx: CatalogContext, option: string): Promise<string> {
   try {
-    const { loadFixtures, resolveFixturesDir } = await import('../src/fixtures/load-fixtures.ts');
+    const { loadFixtures, resolveFixturesDir } = await import('../dist/src/fixtures/load-fixtures.js');
     const dir = resolveFixturesDir(option);
     if (!dir) return 'none';
     const summary = loadFixtures(ctx, dir);
