@@ -49,9 +49,9 @@ export class SortedKeys {
   }
 
   /**
-   * Splits a full chunk in two, each half a copy of exactly its size (a chunk grown one insert at a
-   * time carries spare capacity: at 100,000 keys that was ~10 bytes a key in the heap per entity of
-   * docs/performance.md, "Memory and scale"). Keys that arrive in order (names with a counter) fill a chunk and start the next.
+   * Splits a full chunk in two, each a copy of exactly its size (an array grown one insert at a
+   * time carries spare capacity). Keys that arrive in order (names with a counter) fill a chunk and
+   * start the next one, rather than leave half-full chunks behind.
    */
   private split(c: number, appended: boolean): void {
     const chunk = this.chunks[c]!;
