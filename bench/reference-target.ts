@@ -3,14 +3,21 @@
  * validation on, as shipped), the demo catalog loaded when asked, and `grow` for the scale test.
  * It runs the built modules (dist/: `npm run build` first), the JavaScript users run: the
  * sources through tsx would be measured with its transform, which wraps functions in a
- * name-keeping helper (`__name`, ≈ 1.5% of the CPU of a list page; docs/performance.md).
+ * name-keeping helper (`__name`, ≈ 1.5% of the CPU of a list page; docs/performance.md). Their
+ * types come from the sources: the type check runs beside the build, which empties dist/ first.
  */
 import type { Server } from 'node:http';
-import type { CatalogContext } from '../dist/src/domain/context.js';
-import type { CreateRequest } from '../dist/src/domain/entity.js';
-import { createEntity } from '../dist/src/domain/lifecycle.js';
-import { cursorKey, encodeCursor } from '../dist/src/domain/listing.js';
-import { startServer } from '../dist/src/server.js';
+import type { CatalogContext } from '../src/domain/context.ts';
+import type { CreateRequest } from '../src/domain/entity.ts';
+import type * as Lifecycle from '../src/domain/lifecycle.ts';
+import type * as Listing from '../src/domain/listing.ts';
+import type * as ServerModule from '../src/server.ts';
+import type * as Fixtures from '../src/fixtures/load-fixtures.ts';
+
+const built = (path: string): Promise<unknown> => import(new URL(`../dist/src/${path}`, import.meta.url).href);
+const { startServer } = (await built('server.js')) as typeof ServerModule;
+const { createEntity } = (await built('domain/lifecycle.js')) as typeof Lifecycle;
+const { cursorKey, encodeCursor } = (await built('domain/listing.js')) as typeof Listing;
 
 const SCALE_SERVICE = 'bench';
 
@@ -23,7 +30,7 @@ export async function startReference(fixturesOption: string | undefined, dataFil
 /** Loads the demo catalog with the fixture loader (src/fixtures/load-fixtures.ts, built) (reports, rather than fails, if it cannot). */
 async function loadFixturesIfAny(ctx: CatalogContext, option: string): Promise<string> {
   try {
-    const { loadFixtures, resolveFixturesDir } = await import('../dist/src/fixtures/load-fixtures.js');
+    const { loadFixtures, resolveFixturesDir } = (await built('fixtures/load-fixtures.js')) as typeof Fixtures;
     const dir = resolveFixturesDir(option);
     if (!dir) return 'none';
     const summary = loadFixtures(ctx, dir);
