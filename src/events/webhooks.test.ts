@@ -81,7 +81,13 @@ afterAll(() => app.close());
 beforeEach(async () => {
   receiver = await new Receiver().start();
 });
-afterEach(() => receiver.stop());
+afterEach(async () => {
+  // No subscription outlives its test: a later test's receiver may be given the same port, and
+  // would then receive the events of an earlier test's subscriptions.
+  const listed = (await app.get(`${v1('events/subscriptions')}?limit=1000`).expect(200)).body as { data: Body[] };
+  for (const sub of listed.data) await app.delete(v1('events/subscriptions', `/${String(sub.id)}`)).expect(204);
+  await receiver.stop();
+});
 
 /** A subscription to container events (by default) sending to the receiver. */
 async function subscribe(extra: Body = {}, config: Body = {}): Promise<Body> {
