@@ -4,9 +4,16 @@
  * connection, interim 1xx answers, and answers without a body; and that it keeps connections
  * alive only when the server lets it. The failures of a bad target are conformance/bad-target.test.ts.
  */
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ConnectionPool, sendRequest, TransportError } from './transport.ts';
 
 const servers: Server[] = [];
@@ -144,5 +151,88 @@ describe('the request', () => {
     expect(() => sendRequest('http://127.0.0.1:1/x', 'GET', { authorization: 'Bearer a\r\nX-Evil: 1' }, undefined, 5000, new ConnectionPool())).toThrow(
       /Invalid character in header content/,
     );
+  });
+});
+
+/**
+ * HTTPS with a certificate made for the test (openssl): for `localhost` only. Node's own trust
+ * store decides, so the trusted case runs in a child process given the certificate through
+ * NODE_EXTRA_CA_CERTS (read at start-up only).
+ */
+const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
+describe.skipIf(!hasOpenssl)('HTTPS (skipped without the openssl command, which makes the test certificate)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ck-tls-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const tls = () => {
+    const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
+    return { key: readFileSync(key), cert: readFileSync(cert), certFile: cert };
+  };
+  const httpsTarget = async () => {
+    const { key, cert, certFile } = tls();
+    const server = createHttpsServer({ key, cert }, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"secure":true}'));
+    let connections = 0;
+    server.on('secureConnection', () => connections++);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { port: (server.address() as AddressInfo).port, certFile, connections: () => connections };
+  };
+
+  it('a certificate nobody trusts is a connection failure that says so', async () => {
+    const target = await httpsTarget();
+    const failure = get(`https://localhost:${target.port}/api/v1/x`, new ConnectionPool());
+    await expect(failure).rejects.toThrow(TransportError);
+    await expect(failure).rejects.toThrow(/self[- ]signed certificate/i);
+  });
+
+  it('trusted: answers on one kept-alive connection; the certificate must name the host (127.0.0.1 is not localhost)', async () => {
+    const target = await httpsTarget();
+    const script = join(dir, 'client.mts');
+    writeFileSync(
+      script,
+      `import { ConnectionPool, sendRequest } from ${JSON.stringify(pathToFileURL(fileURLToPath(new URL('./transport.ts', import.meta.url))).href)};
+const pool = new ConnectionPool();
+const out = [];
+for (let i = 0; i < 3; i++) out.push((await sendRequest('https://localhost:${target.port}/api/v1/x', 'GET', {}, undefined, 5000, pool)).text);
+const other = await sendRequest('https://127.0.0.1:${target.port}/api/v1/x', 'GET', {}, undefined, 5000, pool).then(() => 'answered', (e) => e.message);
+console.log(JSON.stringify({ out, other }));
+`,
+    );
+    // Asynchronously: the server answering it runs in this process.
+    const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: target.certFile },
+      encoding: 'utf8',
+    });
+    expect(child.stderr).toBe('');
+    const result = JSON.parse(child.stdout) as { out: string[]; other: string };
+    expect(result.out).toEqual(['{"secure":true}', '{"secure":true}', '{"secure":true}']);
+    expect(result.other).toMatch(/IP: 127\.0\.0\.1 is not in the cert's list|ERR_TLS_CERT_ALTNAME_INVALID/);
+    // Three answers over one connection to localhost, one more attempted for 127.0.0.1.
+    expect(target.connections()).toBe(1);
   });
 });
