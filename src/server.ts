@@ -137,13 +137,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const port = typeof address === 'object' && address ? address.port : requestedPort;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/api`;
   catalog.webhooks.baseUrl = baseUrl;
-  return {
-    ...catalog,
-    server,
-    baseUrl,
-    close: () => {
-      catalog.webhooks.stop();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+  const close = () => {
+    catalog.webhooks.stop();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
   };
+  // The app's properties as they are, getters included: a spread (`{ ...catalog }`) would read
+  // `document`, which parses the whole OpenAPI document at start (≈ 20 ms of the cold start)
+  // instead of on the first request that needs it (src/openapi/document.ts).
+  return Object.defineProperties({ server, baseUrl, close }, Object.getOwnPropertyDescriptors(catalog)) as RunningServer;
 }

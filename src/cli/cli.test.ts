@@ -214,6 +214,17 @@ describe('serve: a start-up problem is one line on stderr and exit 1, before any
     await expect(startServer({ port: busyPort, host: '127.0.0.1', log: () => {} })).rejects.toMatchObject({ code: 'EADDRINUSE', port: busyPort });
   });
 
+  it('startServer keeps the OpenAPI document lazy: `document` stays a getter, read when first asked for, not at start', async () => {
+    const running = await startServer({ port: 0, host: '127.0.0.1', log: () => {} });
+    try {
+      expect(typeof Object.getOwnPropertyDescriptor(running, 'document')?.get).toBe('function');
+      expect(running.document.paths['/v1/containers']).toBeDefined();
+      expect(running.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    } finally {
+      await running.close();
+    }
+  });
+
   it('a port already in use', async () => {
     const r = await run('serve', '--port', String(busyPort));
     expect(r).toEqual({
