@@ -25,7 +25,7 @@ import { parse } from 'yaml';
 import type { ProfileName } from '../src/config/profiles.ts';
 import { PROFILES, profileByName } from '../src/config/profiles.ts';
 import type { OperationEntry, OperationTable } from '../src/openapi/compiled.ts';
-import { BUNDLE_PATH, loadDocument } from '../src/openapi/document.ts';
+import { BUNDLE_PATH, readDocument } from '../src/openapi/document.ts';
 import type { OpenApiDocument } from '../src/openapi/document.ts';
 
 const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
@@ -277,7 +277,7 @@ export async function compileValidators(): Promise<Map<string, string>> {
 
   const variants = new Map<ProfileName, { doc: OpenApiDocument; variant: Variant }>();
   for (const name of Object.keys(PROFILES) as ProfileName[]) {
-    const doc = await loadDocument(profileByName(name));
+    const doc = readDocument(profileByName(name));
     variants.set(name, { doc, variant: { docId: `api~${name}`, differing: differingComponents(base, doc) } });
   }
   const units: Units = {

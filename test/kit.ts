@@ -25,7 +25,7 @@ import { errorTypeOf } from '../src/http/errors.ts';
 import { KINDS as SERVED_KINDS } from '../src/kinds/index.ts';
 import { kindRegistry } from '../src/kinds/registry.ts';
 import { compiledValidators } from '../src/openapi/compiled.ts';
-import { loadDocument } from '../src/openapi/document.ts';
+import { readDocument } from '../src/openapi/document.ts';
 import { createSchemaValidators } from '../src/openapi/schema-validators.ts';
 import type { RunningServer, ServerOptions } from '../src/server.ts';
 import { startServer } from '../src/server.ts';
@@ -446,7 +446,7 @@ const validators = new Map<ProfileName, Promise<SchemaValidators>>();
 function validatorsOf(profile: ProfileName): Promise<SchemaValidators> {
   let found = validators.get(profile);
   if (!found) {
-    found = loadDocument(profileByName(profile)).then((document) => createSchemaValidators(() => document, compiledValidators(), profile));
+    found = Promise.resolve(createSchemaValidators(() => readDocument(profileByName(profile)), compiledValidators(), profile));
     validators.set(profile, found);
   }
   return found;

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Body, TestApp } from '../../test/kit.ts';
 import { createTable, databaseChain, expectError, KINDS, createOne, SLOW_START, startApp, v1 } from '../../test/kit.ts';
-import { loadDocument } from '../openapi/document.ts';
+import { readDocument } from '../openapi/document.ts';
 import { profileByName } from '../config/profiles.ts';
 import { KINDS as SERVED } from '../kinds/index.ts';
 
@@ -34,7 +34,7 @@ describe('fields', () => {
   });
 
   it('accepts every property of every served kind in the document, and refuses a name that is none', async () => {
-    const document = await loadDocument(profileByName('contract'));
+    const document = readDocument(profileByName('contract'));
     const schemas = document.components.schemas as Record<string, unknown>;
     for (const kindCase of KINDS) {
       const served = SERVED.find((k) => k.type === kindCase.type)!;

@@ -41,9 +41,8 @@ export function render(ctx: CatalogContext, def: Kind, stored: StoredEntity, fie
   let out: Entity;
   if (fields === 'all') out = { ...source };
   else {
-    const relationships = relationshipSet(def);
     out = {} as Entity;
-    for (const key in source) if (!relationships.has(key) || fields.has(key)) out[key] = source[key];
+    for (const key in source) if (fields.has(key) || !def.relationshipFields.includes(key)) out[key] = source[key];
   }
   for (const field of def.relationshipFields) {
     if (!wants(field)) continue;
@@ -64,14 +63,6 @@ export function render(ctx: CatalogContext, def: Kind, stored: StoredEntity, fie
   addReferenceHrefs(ctx.kinds, out, baseUrl);
   out.href = `${baseUrl}/v1/${def.collection}/${source.id}`;
   return out;
-}
-
-const relationshipSets = new WeakMap<Kind, ReadonlySet<string>>();
-
-function relationshipSet(def: Kind): ReadonlySet<string> {
-  let set = relationshipSets.get(def);
-  if (!set) relationshipSets.set(def, (set = new Set(def.relationshipFields)));
-  return set;
 }
 
 /** Fields whose values are history or free-form: their references are left as they were written. */

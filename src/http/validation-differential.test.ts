@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripDocumentation } from '../../scripts/compile-validators.ts';
 import { compiledValidators } from '../openapi/compiled.ts';
 import type { OperationEntry } from '../openapi/compiled.ts';
-import { loadDocument } from '../openapi/document.ts';
+import { readDocument } from '../openapi/document.ts';
 import type { OpenApiDocument } from '../openapi/document.ts';
 import { ResponseValidationError, bindOperation } from './operation-validation.ts';
 import { operationRoutes } from './operation-routes.ts';
@@ -40,7 +40,7 @@ const DELIBERATE = {
 type Deliberate = keyof typeof DELIBERATE;
 
 type Json = Record<string, unknown>;
-const document = stripDocumentation(await loadDocument()) as OpenApiDocument;
+const document = stripDocumentation(readDocument()) as OpenApiDocument;
 const compiled = compiledValidators();
 const ALL = process.env.DIFFERENTIAL_ALL === '1';
 const allOperations = compiled.tables.api.operations;

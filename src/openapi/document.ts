@@ -34,15 +34,8 @@ export type DocumentSource = () => OpenApiDocument;
 
 /**
  * The bundled document as the profile serves it, read once per process and profile. Shared by
- * every caller: treat it as read-only.
- */
-export async function loadDocument(profile?: Profile): Promise<OpenApiDocument> {
-  return readDocument(profile);
-}
-
-/**
- * As loadDocument, synchronously: the server reads the document (1.3 MB of JSON) on the first
- * request that needs it, not at start-up (docs/performance.md "Cold start").
+ * every caller: treat it as read-only. Synchronous: the server reads the document (1.3 MB of
+ * JSON) on the first request that needs it, not at start-up (docs/performance.md "Cold start").
  */
 export function readDocument(profile?: Profile): OpenApiDocument {
   const key = profile && !profile.serviceConnectionRequired ? 'relaxed' : 'as-written';

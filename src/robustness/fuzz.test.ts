@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadDocument } from '../openapi/document.ts';
+import { readDocument } from '../openapi/document.ts';
 import type { Method, TestApp } from '../../test/kit.ts';
 import { expectError, seedCatalog, startApp, storeDump } from '../../test/kit.ts';
 import type { FuzzRequest, PathPool } from './invalid-requests.ts';
@@ -16,7 +16,7 @@ import { minimalBody } from '../security/minimal-body.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 42);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2);
-const document = await loadDocument();
+const document = readDocument();
 const operations = listOperations(document);
 
 let server: TestApp;
