@@ -8,7 +8,7 @@
  * document at build time (src/openapi/compiled.ts).
  */
 import express from 'express';
-import type { Express, RequestHandler } from 'express';
+import type { Express } from 'express';
 import type { ProfileName } from './config/profiles.ts';
 import { profileByName } from './config/profiles.ts';
 import type { AuthOptions } from './auth/tokens.ts';
@@ -44,9 +44,10 @@ import { mountLineageRoutes } from './handlers/lineage-routes.ts';
 import { mountMetadataTypeRoutes } from './handlers/metadata-type-routes.ts';
 import { authenticate } from './http/authenticate.ts';
 import { authorize } from './http/authorize.ts';
-import { limitNesting } from './http/body-limits.ts';
-import { compose, under, withBody } from './http/compose.ts';
+import { bodyParsing } from './http/body-parsing.ts';
+import { compose, under } from './http/compose.ts';
 import { cors } from './http/cors.ts';
+import { enterDirectly } from './http/entry.ts';
 import { requestLog } from './http/request-log.ts';
 import { jsonResponses, operationRoutes, unmatchedRoute } from './http/operation-routes.ts';
 import { errorRenderer } from './http/render-error.ts';
@@ -147,22 +148,24 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  // The pipeline, in order. One layer in express's own router: everything up to the handler runs as one function.
-  app.use(
-    compose([
-      cors(options.corsOrigins ? { origins: options.corsOrigins } : {}), // CORS: preflights answered before any token is asked for
-      requestLog(options.requestLog ?? 'quiet', log, dev.journal), // request log, and the Admin API's journal
-      durableWrites(dev.persister), // with --data: a write is answered once it is on disk
-      docsPages(document), // /docs, /openapi.json, /__admin/openapi.json
-      bodyParsing(options.bodyLimit ?? DEFAULT_BODY_LIMIT), // JSON and text bodies: size and nesting limits
-      adminApi(ctx, dev), // the Admin API under /__admin (no token)
-      injectedFaults(dev), // latency and errors injected by the Admin API's rules
-      under('/api', authenticate(verifier, userIds(ctx))), // authentication: the bearer token
-      routes.dispatch, // the route: request validation → Prefer: code → authorisation → handler → response validation
-      unmatchedRoute('/api', operations), // 404 or 405 for what no route serves
-    ]),
-  );
-  app.use(errorRenderer(profile, log)); // error rendering: every failure in the error shape
+  // The pipeline, in order: everything up to the handler runs as one function.
+  const pipeline = compose([
+    cors(options.corsOrigins ? { origins: options.corsOrigins } : {}), // CORS: preflights answered before any token is asked for
+    requestLog(options.requestLog ?? 'quiet', log, dev.journal), // request log, and the Admin API's journal
+    durableWrites(dev.persister), // with --data: a write is answered once it is on disk
+    docsPages(document), // /docs, /openapi.json, /__admin/openapi.json
+    bodyParsing(options.bodyLimit ?? DEFAULT_BODY_LIMIT), // JSON and text bodies: size and nesting limits
+    adminApi(ctx, dev), // the Admin API under /__admin (no token)
+    injectedFaults(dev), // latency and errors injected by the Admin API's rules
+    under('/api', authenticate(verifier, userIds(ctx))), // authentication: the bearer token
+    routes.dispatch, // the route: request validation → Prefer: code → authorisation → handler → response validation
+    unmatchedRoute('/api', operations), // 404 or 405 for what no route serves
+  ]);
+  const renderError = errorRenderer(profile, log); // error rendering: every failure in the error shape
+  // As the server's handler, the app calls these two directly; mounted in another app, through express's router.
+  app.use(pipeline);
+  app.use(renderError);
+  enterDirectly(app, pipeline, renderError);
   jsonResponses(app);
   return {
     app,
@@ -174,15 +177,4 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     webhooks,
     unroutedOperations: () => routes.unrouted(),
   };
-}
-
-/** Body parsing: most requests have no body, so the parsers and the depth check run only for those that do. */
-function bodyParsing(limit: string): RequestHandler {
-  return withBody(
-    compose([
-      express.json({ limit, strict: false, type: ['application/json', 'application/*+json'] }),
-      express.text({ limit, type: ['text/plain', 'application/yaml'] }),
-      limitNesting(),
-    ]),
-  );
 }

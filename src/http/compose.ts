@@ -42,8 +42,3 @@ export function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
-
-/** `handler` for requests that carry a body only. */
-export function withBody(handler: RequestHandler): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => (hasBody(req) ? handler(req, res, next) : next());
-}

@@ -3,10 +3,16 @@
  * both profiles, and a request to a documented path with another method is a 405 naming the
  * methods it has, in the error shape.
  */
+import express from 'express';
+import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { startApp } from '../../test/kit.ts';
+import { profileByName } from '../config/profiles.ts';
 import { compiledValidators, operationsOf } from '../openapi/compiled.ts';
+import { ApiError } from './errors.ts';
 import { bindOperation } from './operation-validation.ts';
+import { jsonResponses, operationRoutes } from './operation-routes.ts';
+import { errorRenderer } from './render-error.ts';
 
 describe('every documented operation is served', () => {
   it.each(['contract', 'openmetadata'] as const)('profile %s: no operation of the document is without a route', async (profile) => {
@@ -29,6 +35,13 @@ describe('every documented operation is served', () => {
     expect(unbound).toEqual([]);
   });
 
+  it('every Admin API operation that takes a parameter or a body documents the 400 its request validation answers', () => {
+    const undocumented = compiledValidators()
+      .tables.admin.operations.filter((entry) => (entry.params !== undefined || entry.body !== undefined) && !('400' in entry.responses))
+      .map((entry) => entry.operationId);
+    expect(undocumented).toEqual([]);
+  });
+
   it('a documented path with an undocumented method is 405, listing the methods it has', async () => {
     const catalog = await startApp();
     const res = await catalog.post('/api/v1/containers/name/some.container', {});
@@ -42,5 +55,25 @@ describe('every documented operation is served', () => {
     const res = await catalog.get('/api/v1/noSuchCollection');
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 404, errorType: 'NOT_FOUND' });
+  });
+});
+
+describe('an error answer the operation does not document', () => {
+  it('is answered as the server bug it is: 500 in the error shape, naming the status, and logged', async () => {
+    const compiled = compiledValidators();
+    const routes = operationRoutes({ prefix: '', operations: compiled.tables.admin.operations, compiled });
+    // resetState documents 200 and 400: a 409 from it is not in the document.
+    routes.post('/__admin/reset', () => {
+      throw new ApiError(409, 'already reset');
+    });
+    const logged: string[] = [];
+    const app = express();
+    app.use(routes.dispatch);
+    app.use(errorRenderer(profileByName('contract'), (line) => logged.push(line)));
+    jsonResponses(app);
+    const res = await request(app).post('/__admin/reset');
+    expect([res.status, res.type, res.body.code]).toEqual([500, 'application/json', 500]);
+    expect(res.body.message).toMatch(/failed validation.*status 409 is not documented for POST \/__admin\/reset/);
+    expect(logged).toEqual([expect.stringMatching(/^500 on POST \/__admin\/reset: status 409 is not documented/)]);
   });
 });

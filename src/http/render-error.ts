@@ -3,7 +3,7 @@
  * bug) becomes one JSON body `{code, errorType, message, details?}`. A response that failed
  * response validation is a server bug: it is logged with its detail and answered 500.
  */
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Profile } from '../config/profiles.ts';
 import { CatalogError } from '../domain/errors.ts';
 import { ApiError } from './errors.ts';
@@ -29,8 +29,18 @@ export function toApiError(error: unknown): ApiError {
 }
 
 export function errorRenderer(profile: Profile, log: (line: string) => void): ErrorRequestHandler {
-  return (error, req, res, next) => {
+  const renderer: ErrorRequestHandler = (error, req, res, next) => {
     if (res.headersSent) return next(error);
+    try {
+      answer(error, req, res);
+    } catch (failed) {
+      // The error's own answer failed response validation: a status the document does not list for
+      // this operation. A server bug, answered as one (the second answer is not checked again).
+      if (!(failed instanceof ResponseValidationError) || res.headersSent) throw failed;
+      answer(failed, req, res);
+    }
+  };
+  const answer = (error: unknown, req: Request, res: Response): void => {
     const apiError = toApiError(error);
     if (error instanceof ResponseValidationError) {
       log(`500 on ${req.method} ${req.originalUrl}: ${error.message}`);
@@ -45,4 +55,5 @@ export function errorRenderer(profile: Profile, log: (line: string) => void): Er
     if (apiError.status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
     res.status(apiError.status).json(body);
   };
+  return renderer;
 }

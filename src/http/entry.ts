@@ -1,0 +1,59 @@
+/**
+ * How a request enters the app when the app is the server's own handler (`http.createServer(app)`,
+ * `app.listen`, supertest): what express's `app.handle` does first (the request and response get
+ * express's prototypes, `req.res`/`res.req`, `res.locals`), then the pipeline and the error
+ * renderer called directly. Express's router would reach the same two functions, but only after
+ * parsing the URL, matching a layer, and keeping its own state per request, which came to a tenth
+ * of the CPU of a create (docs/performance.md "What changed in phase 6").
+ *
+ * An app mounted in another express app (`parent.use(catalog.app)`) is called with the parent's
+ * `next` and a rewritten `req.url`: that call goes through express's own `handle`, unchanged, so
+ * the pipeline must also be installed with `app.use` as usual.
+ */
+import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { ApiError } from './errors.ts';
+
+type Handle = (req: Request, res: Response, callback?: NextFunction) => void;
+
+export function enterDirectly(app: Express, pipeline: RequestHandler, renderError: ErrorRequestHandler): void {
+  const viaRouter = (app as unknown as { handle: Handle }).handle;
+  const request = app.request;
+  const response = app.response;
+  const handle: Handle = function handle(this: Express, req, res, callback) {
+    if (callback) return viaRouter.call(this, req, res, callback);
+    req.res = res;
+    res.req = req;
+    Object.setPrototypeOf(req, request);
+    Object.setPrototypeOf(res, response);
+    if (!res.locals) res.locals = Object.create(null) as Response['locals'];
+    req.originalUrl = req.url;
+    req.baseUrl = '';
+    const done = (error?: unknown): void => {
+      // The pipeline ends in a 404/405 of its own; a `next()` past it is still an answer, not a hang.
+      const failure =
+        error === undefined || error === null || error === 'route' || error === 'router'
+          ? new ApiError(404, `HTTP 404 Not Found: no handler for ${req.method} ${req.path}`)
+          : error;
+      try {
+        renderError(failure, req, res, abandon);
+      } catch {
+        abandon();
+      }
+    };
+    // What express's final handler does when the answer cannot be an error body (it has begun).
+    const abandon = (): void => {
+      if (res.headersSent) req.socket.destroy();
+      else {
+        res.statusCode = 500;
+        res.end();
+      }
+    };
+    req.next = done;
+    try {
+      pipeline(req, res, done);
+    } catch (thrown) {
+      done(thrown);
+    }
+  };
+  (app as unknown as { handle: Handle }).handle = handle;
+}
