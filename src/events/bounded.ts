@@ -4,12 +4,6 @@ import type { SideData } from '../store/side-data.ts';
 
 /** Drops the oldest values of an area (the first written) until it holds at most `max`. */
 export function trimOldest(ctx: CatalogContext, area: SideData<unknown>, max: number): void {
-  let excess = ctx.store.sideCount(area) - Math.max(0, max);
-  if (excess <= 0) return;
-  const oldest: string[] = [];
-  for (const [id] of ctx.store.sideValuesOf(area)) {
-    if (excess-- <= 0) break;
-    oldest.push(id);
-  }
-  for (const id of oldest) ctx.store.setSide(area, id, undefined);
+  const excess = ctx.store.sideCount(area) - Math.max(0, max);
+  if (excess > 0) ctx.store.dropOldestSide(area, excess);
 }

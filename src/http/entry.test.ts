@@ -5,9 +5,11 @@
  */
 import express from 'express';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
-import { enterDirectly } from './entry.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { enterDirectly, requestClasses } from './entry.ts';
 import { ApiError } from './errors.ts';
 
 const pipeline: RequestHandler = (req, res, next) => {
@@ -68,5 +70,32 @@ describe('the app mounted in another express app', () => {
     expect([answered.status, answered.headers['x-base'], answered.body.url]).toEqual([201, '[/mock]', '/mock/answer']);
     const refused = await request(parent).get('/mock/refuse');
     expect([refused.status, refused.body]).toEqual([409, { code: 409, message: 'taken' }]);
+  });
+});
+
+describe('a server made with requestClasses', () => {
+  it('answers with express helpers, and changes no prototype per request (the app.listen way changes two)', async () => {
+    const served = app();
+    const server = createServer({ ...requestClasses(served) }, served);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const plain = served.listen(0, '127.0.0.1');
+    await new Promise((resolve) => plain.once('listening', resolve));
+    const plainOrigin = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+    try {
+      const spy = vi.spyOn(Object, 'setPrototypeOf');
+      // The client (fetch) changes prototypes of its own: only the server's request and response count.
+      const changes = () => spy.mock.calls.filter(([object]) => object instanceof IncomingMessage || object instanceof ServerResponse).length;
+      const res = await fetch(`${origin}/answer?a=1`);
+      expect([res.status, await res.json()]).toEqual([201, { url: '/answer?a=1', query: { a: '1' }, local: 'object' }]);
+      expect(changes()).toBe(0);
+      const viaListen = await fetch(`${plainOrigin}/answer?a=1`);
+      expect(viaListen.status).toBe(201);
+      expect(changes()).toBe(2);
+      spy.mockRestore();
+    } finally {
+      server.close();
+      plain.close();
+    }
   });
 });

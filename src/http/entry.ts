@@ -11,7 +11,26 @@
  * the pipeline must also be installed with `app.use` as usual.
  */
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './errors.ts';
+
+/**
+ * Request and response classes for `http.createServer` (src/server.ts) whose objects are express's
+ * from the start. Express gives each request and response its own prototypes with
+ * `Object.setPrototypeOf`, and V8 answers a change of prototype by leaving every later property
+ * access on the object (Node's own HTTP code's included) on a slow path: measured, that was more
+ * than half the CPU of a GET by id (docs/performance.md "What changed in phase 6"). The app's
+ * `handle` below changes no prototype for objects made from these.
+ */
+export function requestClasses(app: Express): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
+  class AppRequest extends IncomingMessage {}
+  Object.setPrototypeOf(AppRequest.prototype, app.request);
+  class AppResponse<R extends IncomingMessage = IncomingMessage> extends ServerResponse<R> {}
+  Object.setPrototypeOf(AppResponse.prototype, app.response);
+  return { IncomingMessage: AppRequest, ServerResponse: AppResponse };
+}
+
+const isPrototypeOf = Object.prototype.isPrototypeOf;
 
 type Handle = (req: Request, res: Response, callback?: NextFunction) => void;
 
@@ -23,8 +42,9 @@ export function enterDirectly(app: Express, pipeline: RequestHandler, renderErro
     if (callback) return viaRouter.call(this, req, res, callback);
     req.res = res;
     res.req = req;
-    Object.setPrototypeOf(req, request);
-    Object.setPrototypeOf(res, response);
+    // Made by requestClasses' classes, they are express's already; otherwise (`app.listen`, supertest) made so here.
+    if (!isPrototypeOf.call(request, req)) Object.setPrototypeOf(req, request);
+    if (!isPrototypeOf.call(response, res)) Object.setPrototypeOf(res, response);
     if (!res.locals) res.locals = Object.create(null) as Response['locals'];
     req.originalUrl = req.url;
     req.baseUrl = '';

@@ -35,6 +35,14 @@ export type StoreListener = (change: StoreChange) => void;
  * social.ts, dependents.ts), so its setter is the one place that sees every change: it tells the
  * store, which tells its listeners (derived state such as the search index, src/search/).
  */
+/** One side data area's values, by entity id, in the order they were first set. */
+interface SideSlot {
+  area: SideData<unknown>;
+  values: Map<string, unknown>;
+  /** Where `dropOldestSide` stopped: the first value it has not dropped. */
+  oldest?: MapIterator<string>;
+}
+
 class Slot implements StoredEntity {
   #entity: Entity;
   readonly history: string[] = [];
@@ -66,7 +74,7 @@ export class EntityStore {
   private readonly ordered = new Map<string, SortedKeys>();
   private readonly deletedCounts = new Map<string, number>();
   /** Side data: per area (by key), the value of each entity id. Values are frozen: a write replaces them. */
-  private readonly side = new Map<string, { area: SideData<unknown>; values: Map<string, unknown> }>();
+  private readonly side = new Map<string, SideSlot>();
   private listeners: readonly StoreListener[] = [];
   /**
    * Side data values changed since the last `takeSideChanges()` (per area, the keys), or 'all'
@@ -120,8 +128,11 @@ export class EntityStore {
     return stored;
   }
 
-  /** Within `atomically`: how to put back the value an area held for a key before it changes. */
-  private rememberSide(values: Map<string, unknown>, key: string): void {
+  /**
+   * Within `atomically`: how to put back the value an area held for a key before it changes.
+   * `first`: whether the key is the area's first (oldest), when the caller knows.
+   */
+  private rememberSide(values: Map<string, unknown>, key: string, first?: boolean): void {
     if (!this.undo) return;
     if (!values.has(key)) {
       this.undo.push(() => void values.delete(key));
@@ -129,7 +140,7 @@ export class EntityStore {
     }
     const value = values.get(key);
     // A series trimmed from its oldest end (change events) gets its first entries back first, in order.
-    const first = values.keys().next().value === key;
+    first ??= values.keys().next().value === key;
     this.undo.push(() => {
       if (!first || values.has(key)) return void values.set(key, value);
       const rest = [...values];
@@ -248,6 +259,31 @@ export class EntityStore {
     let ids = this.sideDirty.get(area);
     if (!ids) this.sideDirty.set(area, (ids = new Set()));
     ids.add(id);
+  }
+
+  /**
+   * Drops the first `count` values an area holds (the first written): the event log and the feed
+   * keep their newest this way, one value per write once full. Walked from its start, a Map steps
+   * over every entry deleted since V8 last rebuilt its table: thousands of steps per write for a
+   * full log (docs/performance.md "What changed in phase 6"). So the walk goes on from where the
+   * last one stopped: a Map iterator stays valid across deletions and sees what is added after
+   * it, and every value it has passed was dropped here.
+   */
+  dropOldestSide(area: SideData<unknown>, count: number): void {
+    const slot = this.side.get(area.key);
+    if (!slot) return;
+    for (let n = 0; n < count; n++) {
+      let step = slot.oldest?.next();
+      if (!step || step.done) {
+        slot.oldest = slot.values.keys();
+        step = slot.oldest.next();
+        if (step.done) return;
+      }
+      const key = step.value;
+      this.markSide(area, key);
+      this.rememberSide(slot.values, key, true);
+      slot.values.delete(key);
+    }
   }
 
   /** The values one area holds, with their keys. */

@@ -196,3 +196,73 @@ describe('applySideDataChange: a journal change replayed onto an export', () => 
     expect(given).toEqual(want);
   });
 });
+
+describe('EntityStore.dropOldestSide: the first-written values go, whatever happened since', () => {
+  const LOG = EVENTS;
+  const at = (n: number): Reading[] => [{ timestamp: n, value: n }];
+  const keys = (store: EntityStore) => [...store.sideValuesOf(LOG)].map(([key]) => key);
+  const cases: { name: string; given: (store: EntityStore) => void; want: string[] }[] = [
+    { name: 'one at a time, as a full log loses its oldest on each write', given: (s) => [1, 1, 1].forEach((n) => s.dropOldestSide(LOG, n)), want: ['e4', 'e5'] },
+    { name: 'several at once', given: (s) => s.dropOldestSide(LOG, 3), want: ['e4', 'e5'] },
+    { name: 'more than there are: all', given: (s) => s.dropOldestSide(LOG, 9), want: [] },
+    {
+      name: 'values added after a drop are dropped after the older ones',
+      given: (s) => {
+        s.dropOldestSide(LOG, 4);
+        s.setSide(LOG, 'e6', at(6));
+        s.dropOldestSide(LOG, 1);
+      },
+      want: ['e6'],
+    },
+    {
+      name: 'after every value was dropped, a new one is the oldest',
+      given: (s) => {
+        s.dropOldestSide(LOG, 5);
+        s.setSide(LOG, 'e6', at(6));
+        s.setSide(LOG, 'e7', at(7));
+        s.dropOldestSide(LOG, 1);
+      },
+      want: ['e7'],
+    },
+    {
+      name: 'a value removed by setSide in between is not counted',
+      given: (s) => {
+        s.dropOldestSide(LOG, 1);
+        s.setSide(LOG, 'e2', undefined);
+        s.dropOldestSide(LOG, 1);
+      },
+      want: ['e4', 'e5'],
+    },
+    {
+      name: 'a refused write puts the dropped values back first, in order, and the next drop takes them',
+      given: (s) => {
+        s.dropOldestSide(LOG, 1);
+        expect(() =>
+          s.atomically(() => {
+            s.dropOldestSide(LOG, 2);
+            s.setSide(LOG, 'e6', at(6));
+            throw new Error('refused');
+          }),
+        ).toThrow('refused');
+        expect(keys(s)).toEqual(['e2', 'e3', 'e4', 'e5']);
+        s.dropOldestSide(LOG, 1);
+      },
+      want: ['e3', 'e4', 'e5'],
+    },
+    {
+      name: 'after the side data is replaced by an import, the import is what is oldest',
+      given: (s) => {
+        s.dropOldestSide(LOG, 1);
+        s.importSideData({ gadgets: {}, gadgetEvents: { x1: at(1), x2: at(2) } });
+        s.dropOldestSide(LOG, 1);
+      },
+      want: ['x2'],
+    },
+  ];
+  it.each(cases)('$name', ({ given, want }) => {
+    const store = storeWith();
+    for (let n = 1; n <= 5; n++) store.setSide(LOG, `e${n}`, at(n));
+    given(store);
+    expect(keys(store)).toEqual(want);
+  });
+});
