@@ -77,7 +77,8 @@ describe('bodyParsing reads a body as body-parser does', () => {
   it.each<[string, Record<string, string>, Buffer[], number]>([
     ['an object', json('application/json'), [Buffer.from('{"name":"orders","n":12345}')], 200],
     ['charset=utf-8', json('application/json; charset=utf-8'), [Buffer.from('{"a":[1,2,{"b":null}]}')], 200],
-    ['charset=UTF-8 without a space', json('application/json;charset=utf-8'), [Buffer.from('{"a":true}')], 200],
+    ['charset=utf-8 without a space', json('application/json;charset=utf-8'), [Buffer.from('{"a":true}')], 200],
+    ['charset=UTF-8', json('application/json; charset=UTF-8'), [Buffer.from('{"a":"É"}')], 200],
     ['an array', json('application/json'), [Buffer.from('[{"op":"add"}]')], 200],
     ['a bare string (not strict)', json('application/json'), [Buffer.from('"text"')], 200],
     ['a bare number', json('application/json'), [Buffer.from('12')], 200],

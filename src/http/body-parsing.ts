@@ -9,10 +9,10 @@
  * false`), and a parse failure reported with body-parser's own error `type`, so the error
  * renderer says the same thing either way. body-parser's per-request machinery (a media-type
  * parser, a charset lookup, a stream decoder, its listeners) is skipped: with the direct entry
- * (src/http/entry.ts), a create went from 452 to 400 µs of CPU (docs/performance.md "What
- * changed in phase 6"). Every other body (another media type or
- * charset, compressed, chunked, over the limit) goes through body-parser itself, unchanged.
- * src/http/body-parsing.test.ts checks that both paths answer alike.
+ * (src/http/entry.ts), a create went from 452 to 400 µs of CPU (docs/performance.md "What changed
+ * in phase 6"). Every other body (another media type or charset, compressed, chunked, over the
+ * limit) goes through body-parser itself, unchanged. src/http/body-parsing.test.ts checks that
+ * both paths answer alike.
  */
 import bytes from 'bytes';
 import express from 'express';
