@@ -17,7 +17,7 @@
 import bytes from 'bytes';
 import express from 'express';
 import type { RequestHandler } from 'express';
-import { compose } from './compose.ts';
+import { compose, hasBody } from './compose.ts';
 import { limitNesting } from './body-limits.ts';
 
 /** The `Content-Type`s read directly (header values are compared as sent; any other spelling goes to body-parser). */
@@ -44,12 +44,12 @@ export function bodyParsing(limit: string | number): RequestHandler {
   if (maxBytes === null) throw new Error(`body limit ${String(limit)} is not a size`);
 
   return (req, res, next) => {
-    const headers = req.headers;
-    const length = headers['content-length'];
     // No body: nothing to parse (most requests).
-    if (length === undefined || length === '0') return headers['transfer-encoding'] === undefined ? next() : general(req, res, next);
+    if (!hasBody(req)) return next();
+    const headers = req.headers;
     const type = headers['content-type'];
-    const size = Number(length);
+    // A chunked body has no Content-Length: Number(undefined) is NaN, which no limit admits.
+    const size = Number(headers['content-length']);
     if (type === undefined || !PLAIN_JSON.has(type) || headers['content-encoding'] !== undefined || headers['transfer-encoding'] !== undefined || !(size <= maxBytes)) {
       return general(req, res, next);
     }

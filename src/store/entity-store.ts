@@ -30,11 +30,6 @@ export interface StoredEntity {
 export type StoreChange = { readonly op: 'put' | 'remove'; readonly stored: StoredEntity } | { readonly op: 'clear' };
 export type StoreListener = (change: StoreChange) => void;
 
-/**
- * A stored entity. Writes replace `entity` whole, in several places (src/domain/lifecycle.ts,
- * social.ts, dependents.ts), so its setter is the one place that sees every change: it tells the
- * store, which tells its listeners (derived state such as the search index, src/search/).
- */
 /** One side data area's values, by entity id, in the order they were first set. */
 interface SideSlot {
   area: SideData<unknown>;
@@ -43,6 +38,11 @@ interface SideSlot {
   oldest?: MapIterator<string>;
 }
 
+/**
+ * A stored entity. Writes replace `entity` whole, in several places (src/domain/lifecycle.ts,
+ * social.ts, dependents.ts), so its setter is the one place that sees every change: it tells the
+ * store, which tells its listeners (derived state such as the search index, src/search/).
+ */
 class Slot implements StoredEntity {
   #entity: Entity;
   readonly history: string[] = [];
