@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { CatalogError } from './errors.ts';
+import { jsonOfCompacted } from '../store/compact.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext, Kind, KindRegistry } from './context.ts';
 import type { Entity, EntityReference } from './entity.ts';
@@ -34,7 +35,7 @@ export function parseFields(ctx: CatalogContext, def: Kind, raw: unknown): Field
 
 export function render(ctx: CatalogContext, def: Kind, stored: StoredEntity, fields: FieldSelection, baseUrl: string): Entity {
   const source = stored.entity;
-  const wants = (field: string): boolean => fields === 'all' || fields.has(field);
+  const relationships = relationshipsOf(def);
   // Copied key by key, leaving out the relationship fields not asked for: deleting them from a
   // copy instead turns it into a slow "dictionary" object, and every later step (the response's
   // validation, JSON.stringify) reads it.
@@ -42,10 +43,10 @@ export function render(ctx: CatalogContext, def: Kind, stored: StoredEntity, fie
   if (fields === 'all') out = { ...source };
   else {
     out = {} as Entity;
-    for (const key in source) if (fields.has(key) || !def.relationshipFields.includes(key)) out[key] = source[key];
+    for (const key in source) if (!relationships.has(key) || fields.has(key)) out[key] = source[key];
   }
   for (const field of def.relationshipFields) {
-    if (!wants(field)) continue;
+    if (fields !== 'all' && !fields.has(field)) continue;
     const childType = def.childFields?.[field];
     if (childType !== undefined) {
       out[field] = ctx.store
@@ -58,11 +59,20 @@ export function render(ctx: CatalogContext, def: Kind, stored: StoredEntity, fie
       else if (def.emptyArrays.includes(field)) out[field] = [];
     }
   }
-  if (fields !== 'all') for (const field of def.emptyArrays) if (!def.relationshipFields.includes(field)) out[field] ??= [];
+  if (fields !== 'all') for (const field of def.emptyArrays) if (!relationships.has(field)) out[field] ??= [];
   if (ctx.profile.maskSecrets && out.connection !== undefined) out.connection = maskConnection(out.connection);
-  addReferenceHrefs(ctx.kinds, out, baseUrl);
+  addReferenceHrefs(collectionsOf(ctx.kinds), out, baseUrl);
   out.href = `${baseUrl}/v1/${def.collection}/${source.id}`;
   return out;
+}
+
+const relationshipSets = new WeakMap<Kind, ReadonlySet<string>>();
+
+/** A kind's relationship fields as a set: `render` asks about every key of every entity it answers. */
+function relationshipsOf(def: Kind): ReadonlySet<string> {
+  let set = relationshipSets.get(def);
+  if (!set) relationshipSets.set(def, (set = new Set(def.relationshipFields)));
+  return set;
 }
 
 /** Fields whose values are history or free-form: their references are left as they were written. */
@@ -81,40 +91,46 @@ function collectionsOf(kinds: KindRegistry): ReadonlyMap<string, string> {
  * Every reference the rendered entity carries gets its own `href` (OpenMetadata's
  * `EntityUtil.populateEntityReferences`; docs/behaviour.md "Reading"): a field holding one, a list
  * of them, or an object holding them (`votes.upVoters`). The stored references are not changed:
- * each is copied.
+ * each is copied. Loops rather than `Object.entries` and callbacks: this runs for every entity
+ * answered (docs/performance.md "What changed in phase 7").
  */
-function addReferenceHrefs(kinds: KindRegistry, out: Entity, baseUrl: string): void {
-  const known = collectionsOf(kinds);
-  const withHref = (value: unknown): unknown => {
-    if (Array.isArray(value)) {
-      let copy: unknown[] | undefined;
-      value.forEach((item, index) => {
-        const next = withHref(item);
-        if (next !== item) (copy ??= [...value])[index] = next;
-      });
-      return copy ?? value;
-    }
-    if (value === null || typeof value !== 'object') return value;
-    const ref = value as Partial<EntityReference>;
-    if (typeof ref.id !== 'string' || typeof ref.type !== 'string') return value;
-    const collection = known.get(ref.type);
-    return collection === undefined ? value : { ...ref, href: `${baseUrl}/v1/${collection}/${ref.id}` };
-  };
-  for (const [key, value] of Object.entries(out)) {
-    if (NOT_WALKED.has(key) || value === null || typeof value !== 'object') continue;
-    let next = withHref(value);
+function addReferenceHrefs(known: ReadonlyMap<string, string>, out: Entity, baseUrl: string): void {
+  for (const key in out) {
+    const value = out[key];
+    if (value === null || typeof value !== 'object' || NOT_WALKED.has(key)) continue;
+    let next = withHref(known, baseUrl, value);
     if (next === value && !Array.isArray(value)) {
       // An object holding references (`votes`): one level down.
       let copy: Record<string, unknown> | undefined;
-      for (const [inner, item] of Object.entries(value)) {
+      const record = value as Record<string, unknown>;
+      for (const inner in record) {
+        const item = record[inner];
         if (item === null || typeof item !== 'object') continue;
-        const changed = withHref(item);
-        if (changed !== item) (copy ??= { ...(value as Record<string, unknown>) })[inner] = changed;
+        const changed = withHref(known, baseUrl, item);
+        if (changed !== item) (copy ??= { ...record })[inner] = changed;
       }
       next = copy ?? value;
     }
     if (next !== value) out[key] = next;
   }
+}
+
+/** A reference (or a list of them) with its `href`; anything else as it is. */
+function withHref(known: ReadonlyMap<string, string>, baseUrl: string, value: unknown): unknown {
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const next = withHref(known, baseUrl, item);
+      if (next !== item) (copy ??= [...value])[i] = next;
+    }
+    return copy ?? value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const ref = value as Partial<EntityReference>;
+  if (typeof ref.id !== 'string' || typeof ref.type !== 'string') return value;
+  const collection = known.get(ref.type);
+  return collection === undefined ? value : { ...ref, href: `${baseUrl}/v1/${collection}/${ref.id}` };
 }
 
 const tags = new WeakMap<Entity, string>();
@@ -129,7 +145,10 @@ export function entityTag(stored: StoredEntity): string {
   const entity = stored.entity;
   let tag = tags.get(entity);
   if (tag === undefined) {
-    const digest = createHash('sha1').update(JSON.stringify(entity)).digest('base64url').slice(0, 12);
+    const digest = createHash('sha1')
+      .update(jsonOfCompacted(entity) ?? JSON.stringify(entity))
+      .digest('base64url')
+      .slice(0, 12);
     tags.set(entity, (tag = `W/"${entity.version}-${entity.updatedAt}-${digest}"`));
   }
   return tag;

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Entity } from '../domain/entity.ts';
-import { compactEntity } from './compact.ts';
+import { compactEntity, jsonOfCompacted } from './compact.ts';
 
 const service = { id: '6f1c0e3e-0000-4000-8000-000000000001', type: 'storageService', name: 'svc', fullyQualifiedName: 'svc', deleted: false };
 const container = (name: string, extra: Record<string, unknown> = {}): Entity =>
@@ -44,5 +45,35 @@ describe('a stored entity is kept compact (memory per entity, docs/performance.m
     expect(Object.isFrozen(a)).toBe(false);
     a.description = 'changed';
     expect(a.description).toBe('changed');
+  });
+});
+
+describe('the JSON of the copy made last is at hand for the entity tag, and is its JSON', () => {
+  it.each([
+    { given: 'a container', entity: container('d') },
+    { given: 'shared references and empty arrays', entity: container('e', { owners: [{ ...service }], domains: [] }) },
+    { given: 'integer-like keys, which JavaScript orders first', entity: container('f', { extension: { b: 1, '2': 0, '10': [], a: { '1': 'x', z: 0 } } }) },
+  ])('$given', ({ entity }) => {
+    const copy = compactEntity(entity);
+    expect(jsonOfCompacted(copy)).toBe(JSON.stringify(copy));
+  });
+
+  it('only for the last copy, and never for the entity it was made from', () => {
+    const entity = container('h');
+    const first = compactEntity(entity);
+    expect(jsonOfCompacted(entity)).toBeUndefined();
+    compactEntity(container('i'));
+    expect(jsonOfCompacted(first)).toBeUndefined();
+  });
+
+  it('whatever the entity holds, the text kept is the JSON of the copy', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom('1', '01', '-1', '1.5', '4294967295', '__proto__')), fc.jsonValue({ maxDepth: 3 })), (extra) => {
+        const copy = compactEntity(container('j', { extension: extra }));
+        const json = jsonOfCompacted(copy);
+        if (json !== undefined) expect(json).toBe(JSON.stringify(copy));
+      }),
+      { seed: 20_261_124, numRuns: 1_000 },
+    );
   });
 });

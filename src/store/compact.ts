@@ -53,11 +53,26 @@ function share(value: unknown): unknown {
 }
 
 export function compactEntity(entity: Entity): Entity {
+  const json = JSON.stringify(entity);
   // The entity itself is never shared or frozen: only what it holds.
-  const copy = JSON.parse(JSON.stringify(entity)) as Record<string, unknown>;
+  const copy = JSON.parse(json) as Record<string, unknown>;
   for (const key in copy) {
     const child = copy[key];
     if (child !== null && typeof child === 'object') copy[key] = share(child);
   }
+  // Its JSON is the text it was parsed from: parsing keeps the order of the keys, which the text
+  // has from an object (integer-like keys first, as JavaScript orders them), and what is shared is equal.
+  last = { entity: copy as Entity, json };
   return copy as Entity;
+}
+
+let last: { entity: Entity; json: string } | undefined;
+
+/**
+ * `JSON.stringify(entity)` when `entity` is the copy `compactEntity` made last: a write's answer
+ * carries the entity's tag, a digest of that text (src/domain/projection.ts `entityTag`), and the
+ * copy was made from it a moment before. Only the last one is kept, so it costs no memory.
+ */
+export function jsonOfCompacted(entity: Entity): string | undefined {
+  return last?.entity === entity ? last.json : undefined;
 }
