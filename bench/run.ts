@@ -197,20 +197,17 @@ async function main(): Promise<void> {
   let scale: ScaleResult | undefined;
   if (!opts['skip-scale'] && Number(opts.scale) > 0) {
     log('\nMemory and scale…');
-    scale = await runScale(1000, Number(opts.scale), load, log);
+    scale = await runScale(1000, Number(opts.scale), load, Number(opts.rounds), log);
     log(
       `  heap per stored container: ${Math.round(scale.heapBytesPerEntity)} B; its JSON: ${Math.round(scale.storedJsonBytesPerEntity)} B (${scale.heapToJsonRatio.toFixed(2)}x); a GET answer: ${scale.responseJsonBytes} B; ${scale.entities.toLocaleString('en-US')} created in ${scale.secondsToCreate.toFixed(1)} s via ${scale.method}`,
     );
-    const row = (label: string, s: ScaleResult['small']) => [
-      label,
-      ...[s.getById, s.listPage].flatMap((m) => [String(Math.round(m.requestsPerSecond)), m.p50Ms.toFixed(2), m.p99Ms.toFixed(2), String(m.non2xx)]),
-    ];
-    log(
-      table(
-        ['containers', 'GET id req/s', 'p50', 'p99', 'non2xx', 'list req/s', 'p50', 'p99', 'non2xx'],
-        [row(scale.small.entities.toLocaleString('en-US'), scale.small), row(scale.large.entities.toLocaleString('en-US'), scale.large)],
-      ),
-    );
+    const rows = (runs: ScaleResult['small']) =>
+      runs.rounds.map((t, i) => [
+        runs.entities.toLocaleString('en-US'),
+        String(i + 1),
+        ...[t.getById, t.listPage].flatMap((m) => [String(Math.round(m.requestsPerSecond)), m.p50Ms.toFixed(2), m.p99Ms.toFixed(2), String(m.non2xx)]),
+      ]);
+    log(table(['containers', 'rnd', 'GET id req/s', 'p50', 'p99', 'non2xx', 'list req/s', 'p50', 'p99', 'non2xx'], [...rows(scale.small), ...rows(scale.large)]));
   }
   const search = await searchStep();
   let cold: ColdStartResult | undefined;

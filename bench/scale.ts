@@ -1,9 +1,12 @@
 /**
- * Memory and scale (docs/performance.md, "What one run does" step 2): the reference server, in a process run with --expose-gc,
- * grows to 1,000 and then 100,000 containers. Containers are added with `createEntity`, the domain
- * function the POST handler calls after validation (HTTP would take minutes and stores exactly the
- * same objects). Heap per stored entity = heap growth after a full GC ÷ containers added; it counts
- * the store's indexes too. GET by id and list page are timed at both sizes with the same load.
+ * Memory and scale (docs/performance.md, "What one run does" step 2): two reference servers, in
+ * processes run with --expose-gc, grow to 1,000 and to 100,000 containers. Containers are added with
+ * `createEntity`, the domain function the POST handler calls after validation (HTTP would take
+ * minutes and stores exactly the same objects). Heap per stored entity = heap growth after a full GC
+ * ÷ containers added; it counts the store's indexes too. GET by id and list page are timed at both
+ * sizes with the same load, the two servers alternating in every round as the reference and the
+ * baseline do: timed one after the other, once each, the ratio moved with the machine's load
+ * between the two (0.80x to 1.65x for the same build, docs/performance.md).
  */
 import type { LoadOptions, Measurement } from './load.ts';
 import { runLoad } from './load.ts';
@@ -27,34 +30,54 @@ export interface ScaleResult {
   responseJsonBytes: number;
   heapToJsonRatio: number;
   secondsToCreate: number;
-  small: { entities: number; getById: Measurement; listPage: Measurement };
-  large: { entities: number; getById: Measurement; listPage: Measurement };
+  small: SizeRuns;
+  large: SizeRuns;
+  /** Large ÷ small in each round, then the mean over the rounds. */
   ratios: { getByIdP50: number; getByIdP99: number; getByIdRps: number; listPageP50: number; listPageP99: number; listPageRps: number };
+}
+
+interface Timed {
+  getById: Measurement;
+  listPage: Measurement;
+}
+
+/** One size's measurements, one per round. */
+interface SizeRuns {
+  entities: number;
+  rounds: Timed[];
 }
 
 const scenario = (name: string) => SCENARIOS.find((s) => s.name === name)!;
 
-async function measureAt(target: Target, grown: Grown, load: LoadOptions) {
+function aim(target: Target, grown: Grown): void {
   target.ids = grown.ids;
   target.cursors = grown.cursors;
-  return { entities: grown.count, getById: await runLoad(target, scenario('GET by id'), load), listPage: await runLoad(target, scenario('list page'), load) };
 }
 
-export async function runScale(small: number, large: number, load: LoadOptions, log: (line: string) => void): Promise<ScaleResult> {
-  const target = await startTarget('scale', { execArgv: ['--expose-gc'] });
+export async function runScale(small: number, large: number, load: LoadOptions, rounds: number, log: (line: string) => void): Promise<ScaleResult> {
+  const [smallTarget, largeTarget] = await Promise.all([startTarget('scale', { execArgv: ['--expose-gc'] }), startTarget('scale', { execArgv: ['--expose-gc'] })]);
   try {
-    const empty = await target.rpc<Grown>('grow', { to: 0 });
-    const atSmall = await target.rpc<Grown>('grow', { to: small, sample: 500 });
-    await runLoad(target, scenario('GET by id'), { ...load, duration: 1 }); // warm-up (JIT, lazy validators)
-    const smallRun = await measureAt(target, atSmall, load);
-    log(`  ${small.toLocaleString('en-US')} containers measured; creating ${large.toLocaleString('en-US')}…`);
+    const empty = await largeTarget.rpc<Grown>('grow', { to: 0 });
+    aim(smallTarget, await smallTarget.rpc<Grown>('grow', { to: small, sample: 500 }));
+    log(`  ${small.toLocaleString('en-US')} containers in one server; creating ${large.toLocaleString('en-US')} in the other…`);
     const started = performance.now();
-    const atLarge = await target.rpc<Grown>('grow', { to: large, sample: 500 });
+    const atLarge = await largeTarget.rpc<Grown>('grow', { to: large, sample: 500 });
     const secondsToCreate = (performance.now() - started) / 1000;
-    const largeRun = await measureAt(target, atLarge, load);
-    const sampleBody = await call(target, 'GET', `/api/v1/containers/${atLarge.ids[0]}`);
+    aim(largeTarget, atLarge);
+    for (const target of [smallTarget, largeTarget]) await runLoad(target, scenario('GET by id'), { ...load, duration: 1 }); // warm-up (JIT, lazy validators)
+    const runs = { small: [] as Timed[], large: [] as Timed[] };
+    for (let round = 0; round < rounds; round++) {
+      const timed: Partial<Record<'small' | 'large', Partial<Timed>>> = { small: {}, large: {} };
+      for (const [key, name] of [['getById', 'GET by id'], ['listPage', 'list page']] as const) {
+        const order = (round % 2 ? ['large', 'small'] : ['small', 'large']) as ('small' | 'large')[];
+        for (const size of order) timed[size]![key] = await runLoad(size === 'small' ? smallTarget : largeTarget, scenario(name), load);
+      }
+      runs.small.push(timed.small as Timed);
+      runs.large.push(timed.large as Timed);
+    }
+    const sampleBody = await call(largeTarget, 'GET', `/api/v1/containers/${atLarge.ids[0]}`);
     const heapBytesPerEntity = (atLarge.heapUsed - empty.heapUsed) / atLarge.count;
-    const r = (a: number, b: number) => a / b;
+    const mean = (pick: (t: Timed) => number) => runs.large.reduce((sum, t, i) => sum + pick(t) / pick(runs.small[i]!), 0) / rounds;
     return {
       method: 'createEntity() (the domain function behind POST), in the server process',
       entities: atLarge.count,
@@ -63,18 +86,18 @@ export async function runScale(small: number, large: number, load: LoadOptions, 
       responseJsonBytes: Buffer.byteLength(sampleBody.text),
       heapToJsonRatio: heapBytesPerEntity / atLarge.jsonBytes,
       secondsToCreate,
-      small: smallRun,
-      large: largeRun,
+      small: { entities: small, rounds: runs.small },
+      large: { entities: atLarge.count, rounds: runs.large },
       ratios: {
-        getByIdP50: r(largeRun.getById.p50Ms, smallRun.getById.p50Ms),
-        getByIdP99: r(largeRun.getById.p99Ms, smallRun.getById.p99Ms),
-        getByIdRps: r(largeRun.getById.requestsPerSecond, smallRun.getById.requestsPerSecond),
-        listPageP50: r(largeRun.listPage.p50Ms, smallRun.listPage.p50Ms),
-        listPageP99: r(largeRun.listPage.p99Ms, smallRun.listPage.p99Ms),
-        listPageRps: r(largeRun.listPage.requestsPerSecond, smallRun.listPage.requestsPerSecond),
+        getByIdP50: mean((t) => t.getById.p50Ms),
+        getByIdP99: mean((t) => t.getById.p99Ms),
+        getByIdRps: mean((t) => t.getById.requestsPerSecond),
+        listPageP50: mean((t) => t.listPage.p50Ms),
+        listPageP99: mean((t) => t.listPage.p99Ms),
+        listPageRps: mean((t) => t.listPage.requestsPerSecond),
       },
     };
   } finally {
-    await target.stop();
+    await Promise.all([smallTarget.stop(), largeTarget.stop()]);
   }
 }
