@@ -68,7 +68,10 @@ export async function runScale(small: number, large: number, load: LoadOptions, 
     const runs = { small: [] as Timed[], large: [] as Timed[] };
     for (let round = 0; round < rounds; round++) {
       const timed: Partial<Record<'small' | 'large', Partial<Timed>>> = { small: {}, large: {} };
-      for (const [key, name] of [['getById', 'GET by id'], ['listPage', 'list page']] as const) {
+      for (const [key, name] of [
+        ['getById', 'GET by id'],
+        ['listPage', 'list page'],
+      ] as const) {
         const order = (round % 2 ? ['large', 'small'] : ['small', 'large']) as ('small' | 'large')[];
         for (const size of order) timed[size]![key] = await runLoad(size === 'small' ? smallTarget : largeTarget, scenario(name), load);
       }

@@ -68,11 +68,14 @@ describe('the JSON of the copy made last is at hand for the entity tag, and is i
 
   it('whatever the entity holds, the text kept is the JSON of the copy', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom('1', '01', '-1', '1.5', '4294967295', '__proto__')), fc.jsonValue({ maxDepth: 3 })), (extra) => {
-        const copy = compactEntity(container('j', { extension: extra }));
-        const json = jsonOfCompacted(copy);
-        if (json !== undefined) expect(json).toBe(JSON.stringify(copy));
-      }),
+      fc.property(
+        fc.dictionary(fc.oneof(fc.string({ maxLength: 3 }), fc.constantFrom('1', '01', '-1', '1.5', '4294967295', '__proto__')), fc.jsonValue({ maxDepth: 3 })),
+        (extra) => {
+          const copy = compactEntity(container('j', { extension: extra }));
+          const json = jsonOfCompacted(copy);
+          if (json !== undefined) expect(json).toBe(JSON.stringify(copy));
+        },
+      ),
       { seed: 20_261_124, numRuns: 1_000 },
     );
   });
