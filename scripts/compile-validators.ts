@@ -81,10 +81,10 @@ const componentName = (ref: string): string | undefined => (ref.startsWith(SCHEM
 /**
  * An absolute `http(s)` URI of unreserved and path characters only: no user info, IP literal,
  * percent-escape, query or fragment. Every string it matches matches ajv-formats' `uri` (RFC 3986:
- * a scheme, `//`, a reg-name host, a port, path segments), and the `href`s the server writes — several
- * per entity answered, ten entities per list page — all match it, so the full check (one large
- * regular expression, about twice the time: docs/performance.md "What changed in phase 7") runs only
- * for the others. openapi/formats.test.ts checks that the two agree.
+ * a scheme, `//`, a reg-name host, a port, path segments), and the `href`s the server writes for a
+ * host name or an IPv4 address (several per entity answered, ten entities per list page) match it,
+ * so the full check (one large regular expression, about twice the time: docs/performance.md "What
+ * changed in phase 7") runs only for the others. openapi/formats.test.ts checks that the two agree.
  */
 const HTTP_URI = /^https?:\/\/[a-z0-9\-._~]+(?::\d+)?(?:\/[a-z0-9\-._~!$&'()*+,;=:@]*)*$/i;
 

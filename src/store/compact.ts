@@ -71,7 +71,7 @@ let last: { entity: Entity; json: string } | undefined;
 /**
  * `JSON.stringify(entity)` when `entity` is the copy `compactEntity` made last: a write's answer
  * carries the entity's tag, a digest of that text (src/domain/projection.ts `entityTag`), and the
- * copy was made from it a moment before. Only the last one is kept, so it costs no memory.
+ * copy was made from it a moment before. Only the last one is kept: one entity's text.
  */
 export function jsonOfCompacted(entity: Entity): string | undefined {
   return last?.entity === entity ? last.json : undefined;
