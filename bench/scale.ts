@@ -67,13 +67,13 @@ export async function runScale(small: number, large: number, load: LoadOptions, 
     for (const target of [smallTarget, largeTarget]) await runLoad(target, scenario('GET by id'), { ...load, duration: 1 }); // warm-up (JIT, lazy validators)
     const runs = { small: [] as Timed[], large: [] as Timed[] };
     for (let round = 0; round < rounds; round++) {
-      const timed: Partial<Record<'small' | 'large', Partial<Timed>>> = { small: {}, large: {} };
+      const timed = { small: {} as Partial<Timed>, large: {} as Partial<Timed> };
       for (const [key, name] of [
         ['getById', 'GET by id'],
         ['listPage', 'list page'],
       ] as const) {
-        const order = (round % 2 ? ['large', 'small'] : ['small', 'large']) as ('small' | 'large')[];
-        for (const size of order) timed[size]![key] = await runLoad(size === 'small' ? smallTarget : largeTarget, scenario(name), load);
+        const order = round % 2 ? (['large', 'small'] as const) : (['small', 'large'] as const);
+        for (const size of order) timed[size][key] = await runLoad(size === 'small' ? smallTarget : largeTarget, scenario(name), load);
       }
       runs.small.push(timed.small as Timed);
       runs.large.push(timed.large as Timed);
