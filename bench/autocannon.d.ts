@@ -17,6 +17,8 @@ declare module 'autocannon' {
     duration?: number;
     pipelining?: number;
     timeout?: number;
+    /** Stop after this many requests (instead of `duration`). */
+    amount?: number;
     requests?: BenchRequest[];
   }
   export interface Histogram {

@@ -3,6 +3,7 @@
  * per-response events (sub-millisecond; its own histogram rounds to whole milliseconds) and
  * statuses are counted per code, so an error-answering server is visible in the figures.
  */
+import type { BenchRequest, RequestParams } from 'autocannon';
 import autocannon from 'autocannon';
 import type { Scenario, Step } from './scenarios.ts';
 import type { Target } from './targets.ts';
@@ -19,6 +20,14 @@ export interface Measurement {
   rssBytes: number;
   /** Server CPU time (user + system) per request served while the load ran, µs: steadier than req/s on a busy machine. */
   cpuUsPerRequest: number;
+  /** The server's GC pauses while the load ran: how many, their sum and the longest (ms). */
+  gc: GcPauses;
+}
+
+export interface GcPauses {
+  count: number;
+  totalMs: number;
+  maxMs: number;
 }
 
 export interface LoadOptions {
@@ -26,7 +35,7 @@ export interface LoadOptions {
   connections: number;
 }
 
-function toRequest(target: Target, step: Step) {
+function toRequest(target: Pick<Target, 'token'>, step: Step): RequestParams {
   return {
     method: step.method,
     path: step.path,
@@ -35,20 +44,34 @@ function toRequest(target: Target, step: Step) {
   };
 }
 
+/**
+ * The scenario's steps as autocannon requests. autocannon's request defaults (hostname and port,
+ * from which it writes the Host header) are kept: a request built from nothing went out as
+ * `Host: undefined:undefined`, and every `href` the reference rendered was
+ * `http://undefined:undefined/api/…`, a URI only the general `uri` format check accepts.
+ */
+export function benchRequests(target: Target, scenario: Scenario): BenchRequest[] {
+  return scenario.steps(target).map((fn) => ({
+    setupRequest: (defaults: RequestParams, context: Record<string, unknown>) => ({ ...defaults, ...toRequest(target, fn(context)) }),
+  }));
+}
+
 type Cpu = { user: number; system: number };
 type Count = { count: number };
 
 export async function runLoad(target: Target, scenario: Scenario, options: LoadOptions): Promise<Measurement> {
   const [cpuBefore, servedBefore] = [await target.rpc<Cpu>('cpu'), await target.rpc<Count>('requests')];
+  await target.rpc<GcPauses>('gc');
   const measured = await drive(target, scenario, options);
+  const gc = await target.rpc<GcPauses>('gc');
   const [cpuAfter, servedAfter] = [await target.rpc<Cpu>('cpu'), await target.rpc<Count>('requests')];
   const served = servedAfter.count - servedBefore.count;
   const cpu = cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system;
-  return { ...measured, cpuUsPerRequest: served > 0 ? cpu / served : NaN };
+  return { ...measured, cpuUsPerRequest: served > 0 ? cpu / served : NaN, gc: { count: gc.count, totalMs: gc.totalMs, maxMs: gc.maxMs } };
 }
 
-function drive(target: Target, scenario: Scenario, options: LoadOptions): Promise<Omit<Measurement, 'cpuUsPerRequest'>> {
-  const requests = scenario.steps(target).map((fn) => ({ setupRequest: (_: unknown, context: Record<string, unknown>) => toRequest(target, fn(context)) }));
+function drive(target: Target, scenario: Scenario, options: LoadOptions): Promise<Omit<Measurement, 'cpuUsPerRequest' | 'gc'>> {
+  const requests = benchRequests(target, scenario);
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   return new Promise((resolve, reject) => {

@@ -41,6 +41,12 @@ export function table(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+/** Milliseconds of GC pause per second of load. */
+function gcShare(m: Measurement): number {
+  const seconds = m.requests / m.requestsPerSecond;
+  return seconds > 0 ? m.gc.totalMs / seconds : NaN;
+}
+
 export function comparisonTable(comparisons: Comparison[]): string {
   const header = [
     'scenario',
@@ -62,6 +68,10 @@ export function comparisonTable(comparisons: Comparison[]): string {
     'RSS MB ref',
     'base',
     'ratio',
+    'GC max ms ref',
+    'base',
+    'GC ms/s ref',
+    'base',
   ];
   const rows = comparisons.map((c) => [
     c.scenario,
@@ -83,6 +93,10 @@ export function comparisonTable(comparisons: Comparison[]): string {
     mb(c.reference.rssBytes),
     mb(c.baseline.rssBytes),
     x(c.ratios.rssBytes),
+    ms(c.reference.gc.maxMs),
+    ms(c.baseline.gc.maxMs),
+    ms(gcShare(c.reference)),
+    ms(gcShare(c.baseline)),
   ]);
   return table(header, rows);
 }

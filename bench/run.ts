@@ -50,6 +50,7 @@ const { values: opts } = parseArgs({
     'skip-conformance': { type: 'boolean', default: false },
     'skip-durable': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
+    'reference-flags': { type: 'string', default: '' },
     out: { type: 'string', default: join(RESULTS, 'latest.json') },
     help: { type: 'boolean', default: false },
   },
@@ -60,6 +61,7 @@ if (opts.help) {
   [--fixtures default|none|<dir>] [--only <scenario substring>] [--scale 100000] [--cold-runs 5] [--conformance-runs 5]
   [--skip-scale] [--skip-cold] [--skip-conformance] [--skip-durable] [--out bench/results/latest.json]
   [--search 100000] [--search-runs 20] [--skip-search] [--search-only]   search calls at that many containers
+  [--reference-flags="<node flags>"]   start the reference with these node flags too (e.g. --reference-flags=--trace-gc)
   [--cpu-prof]   profile the reference (node --cpu-prof) under --only (default "GET by id") and
                  summarise the samples taken while the load ran\n`);
   process.exit(0);
@@ -72,6 +74,7 @@ const stopAll = () => Promise.all(started.splice(0).map((t) => t.stop()));
 process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
 
 async function prepare(kind: 'reference' | 'baseline', execArgv: string[] = []): Promise<Target> {
+  if (kind === 'reference') execArgv = [...opts['reference-flags'].split(/\s+/).filter(Boolean), ...execArgv];
   const target = await startTarget(kind, { ...(kind === 'reference' ? { fixtures: opts.fixtures } : {}), execArgv });
   started.push(target);
   await seed(target, Number(opts.seed), 500);

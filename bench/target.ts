@@ -7,11 +7,13 @@
  *   ← {id, cmd:'requests'}              → {id, count}   (HTTP requests served so far)
  *   ← {id, cmd:'clock'}                 → {id, us}   (monotonic µs, to cut a --cpu-prof profile to a window)
  *   ← {id, cmd:'cpu'}                   → {id, user, system}   (process.cpuUsage(), µs)
+ *   ← {id, cmd:'gc'}                    → {id, count, totalMs, maxMs}   (GC pauses since the last 'gc' call)
  *   ← {id, cmd:'grow', to, sample}      → {id, count, heapUsed, jsonBytes, ids, cursors} (reference only:
  *                                         adds containers through the domain function the POST handler calls)
  *   ← {cmd:'stop'}                      → exits (so that --cpu-prof writes its profile)
  */
 import type { Server } from 'node:http';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { createBaselineApp } from './baseline-app.ts';
 
 type Message = { id?: number; cmd: string; to?: number; sample?: number };
@@ -33,6 +35,16 @@ if (kind === 'baseline') {
   const option = (name: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : undefined);
   ({ server, grow, fixtures } = await startReference(option('--fixtures'), option('--data')));
 }
+// Every GC pause of this process (V8's young and full collections alike), summed between two 'gc'
+// calls: the bench reads it before and after a scenario, to set the pauses beside the p99.
+let pauses = { count: 0, totalMs: 0, maxMs: 0 };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    pauses.count++;
+    pauses.totalMs += entry.duration;
+    pauses.maxMs = Math.max(pauses.maxMs, entry.duration);
+  }
+}).observe({ entryTypes: ['gc'] });
 let served = 0;
 server.on('request', () => served++);
 const address = server.address();
@@ -53,6 +65,9 @@ process.on('message', (message: Message) => {
   } else if (message.cmd === 'clock') {
     // Microseconds on the monotonic clock V8's CPU profiles are stamped with (Linux).
     send({ id: message.id, us: Number(process.hrtime.bigint() / 1000n) });
+  } else if (message.cmd === 'gc') {
+    send({ id: message.id, ...pauses });
+    pauses = { count: 0, totalMs: 0, maxMs: 0 };
   } else if (message.cmd === 'cpu') {
     send({ id: message.id, ...process.cpuUsage() });
   } else if (message.cmd === 'grow') {
