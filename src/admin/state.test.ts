@@ -90,6 +90,43 @@ describe('state import: an export round trip is exact', () => {
   });
 });
 
+describe('state import: a history is the JSON texts of earlier versions', () => {
+  const withHistory = (state: StateJson, history: unknown): StateJson => {
+    const copy = structuredClone(state);
+    copy.entities.find((e) => e.entity.fullyQualifiedName === ORDERS)!.history = history as string[];
+    return copy;
+  };
+
+  it.each<{ given: string; history: unknown }>([
+    { given: 'not an array', history: '{"version":0.1}' },
+    { given: 'an entry that is not a string', history: [{ version: 0.1 }] },
+    { given: 'an entry that is not JSON', history: ['{"version":0.1'] },
+    { given: 'an entry that is a JSON array', history: ['[0.1]'] },
+    { given: 'an entry without a version number', history: ['{"version":"0.1"}'] },
+  ])('given $given, want 400 naming the entity or the field and nothing changed', async ({ history }) => {
+    const target = await demo();
+    const before = await exported(target);
+    const res = await target.put('/__admin/state', withHistory(before, history));
+    expect(res.status).toBe(400);
+    // A wrong JSON type is the document's to refuse (the admin API's schema); the rest is the import's.
+    expect(res.body.message).toMatch(new RegExp(`The history of table ${tableId(target)} must be|entities\\.\\d+\\.history`));
+    expect(await exported(target)).toEqual(before);
+  });
+
+  it('the versions of an imported history are served by the versions endpoints', async () => {
+    const source = await demo();
+    const id = tableId(source);
+    expect((await source.patch(`/api/v1/tables/${id}`, [{ op: 'add', path: '/description', value: 'changed once more' }])).status).toBe(200);
+    const state = await exported(source);
+    const target = await startApp({ fixtures: 'none', at: NOW });
+    await target.put('/__admin/state', state);
+    const versions = (await target.get(`/api/v1/tables/${id}/versions`)).body.versions as string[];
+    expect(versions.map((v) => (JSON.parse(v) as { version: number }).version)).toEqual([0.3, 0.2, 0.1]);
+    expect((await target.get(`/api/v1/tables/${id}/versions/0.1`)).body.version).toBe(0.1);
+    expect(versions.slice(1)).toEqual((await source.get(`/api/v1/tables/${id}/versions`)).body.versions.slice(1));
+  });
+});
+
 describe('admin reset: the side data goes back to the fixtures', () => {
   it('reset drops side data written since the start, test case results included', async () => {
     const catalog = await demo();

@@ -8,6 +8,7 @@
 import type { CatalogContext } from '../domain/context.ts';
 import type { Entity } from '../domain/entity.ts';
 import { ApiError } from '../http/errors.ts';
+import { compactJson } from '../store/compact.ts';
 import type { SideDataJson } from './side-data.ts';
 import { checkSideData } from './side-data.ts';
 
@@ -36,7 +37,7 @@ export function exportState(ctx: CatalogContext): StateJson {
       type: stored.type,
       ...(stored.parentId ? { parentId: stored.parentId } : {}),
       ...(stored.deletedBy ? { deletedBy: stored.deletedBy } : {}),
-      history: [...stored.history],
+      history: stored.history.map((version) => JSON.stringify(version)),
       entity: structuredClone(stored.entity),
     });
   }
@@ -50,22 +51,41 @@ export function importState(ctx: CatalogContext, state: unknown): number {
     throw ApiError.badRequest(`Not a catalog-kit state export (expected format "${STATE_FORMAT}" and an entities array)`);
   }
   const typeOf = new Map<string, string>();
+  const histories: Entity[][] = [];
   for (const item of value.entities) {
     const entity = item?.entity as Partial<Entity> | undefined;
     if (typeof item?.type !== 'string' || typeof entity?.id !== 'string' || typeof entity.fullyQualifiedName !== 'string') {
       throw ApiError.badRequest('Every exported entity needs a type, an entity.id and an entity.fullyQualifiedName');
     }
     typeOf.set(entity.id, item.type);
+    histories.push(versionsOf(item.type, entity.id, item.history));
   }
   const side = checkSideData(ctx, value.sideData, typeOf);
   clearState(ctx);
-  for (const item of value.entities) {
+  for (const [i, item] of value.entities.entries()) {
     const stored = ctx.store.insert(item.type, structuredClone(item.entity), item.parentId);
-    stored.history.push(...(Array.isArray(item.history) ? item.history.map(String) : []));
+    stored.history.push(...histories[i]!);
     stored.deletedBy = item.deletedBy;
   }
   ctx.store.importSideData(side);
   return value.entities.length;
+}
+
+/** An exported history (the JSON texts of the earlier versions, oldest first) as the store keeps it; a 400 when it is not one. */
+function versionsOf(type: string, id: string, history: unknown): Entity[] {
+  if (history === undefined) return [];
+  const refused = () => ApiError.badRequest(`The history of ${type} ${id} must be an array of the JSON texts of its earlier versions (objects with a version number)`);
+  if (!Array.isArray(history)) throw refused();
+  return history.map((text) => {
+    let version: unknown;
+    try {
+      version = typeof text === 'string' ? compactJson(text) : undefined;
+    } catch {
+      throw refused();
+    }
+    if (version === null || typeof version !== 'object' || Array.isArray(version) || typeof (version as { version?: unknown }).version !== 'number') throw refused();
+    return version as Entity;
+  });
 }
 
 /** Empties the store: the entities and the side data kept beside them. */

@@ -51,7 +51,7 @@ export function savepoint(store: EntityStore): () => void {
       }
       if (stored.entity !== before.entity) {
         // `update` keeps the store's count of deleted entities right; the object put back is the one held.
-        if (stored.entity.deleted !== before.entity.deleted) store.update(stored, before.entity, undefined);
+        if (stored.entity.deleted !== before.entity.deleted) store.update(stored, before.entity, false);
         stored.entity = before.entity;
       }
       stored.deletedBy = before.deletedBy;

@@ -211,7 +211,7 @@ function commitChange(ctx: CatalogContext, def: Kind, stored: StoredEntity, next
   next.updatedBy = user;
   next.changeDescription = change;
   next.incrementalChangeDescription = change;
-  ctx.store.update(stored, next, JSON.stringify(before));
+  ctx.store.update(stored, next, true);
   return true;
 }
 
@@ -266,7 +266,7 @@ function setDeleted(ctx: CatalogContext, stored: StoredEntity, deleted: boolean,
   const change = { fieldsAdded: [], fieldsUpdated: [{ name: 'deleted', oldValue: !deleted, newValue: deleted }], fieldsDeleted: [], previousVersion: before.version };
   next.changeDescription = change;
   next.incrementalChangeDescription = change;
-  ctx.store.update(stored, next, JSON.stringify(before));
+  ctx.store.update(stored, next, true);
 }
 
 function checkDeletable(ctx: CatalogContext, def: Kind, stored: StoredEntity, recursive: boolean): void {

@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { Operation } from 'fast-json-patch';
 import type { CatalogContext, Kind } from '../domain/context.ts';
-import type { CreateRequest } from '../domain/entity.ts';
+import type { CreateRequest, Entity } from '../domain/entity.ts';
 import { createEntity, hardDelete, patchEntity, restoreEntity, softDelete, upsertEntity } from '../domain/lifecycle.ts';
 import { listEntities } from '../domain/listing.ts';
 import { parseFields, render } from '../domain/projection.ts';
@@ -111,16 +111,16 @@ export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, 
   router.get(`${prefix}/:id/versions`, (req, res) => {
     const stored = byId(req, 'all');
     const current = renderFor(ctx, def, req, stored);
-    const older = [...stored.history].reverse().map((json) => (ctx.profile.maskSecrets && json.includes('"connection"') ? maskSnapshot(json) : json));
+    const older = [...stored.history].reverse().map((version) => JSON.stringify(ctx.profile.maskSecrets && version.connection !== undefined ? masked(version) : version));
     res.json({ entityType: def.type, versions: [JSON.stringify(current), ...older] });
   });
   router.get(`${prefix}/:id/versions/:version`, (req, res) => {
     const stored = byId(req, 'all');
     const wanted = Number(pathParam(req, 'version'));
     if (stored.entity.version === wanted) return res.json(renderFor(ctx, def, req, stored));
-    const json = stored.history.find((h) => (JSON.parse(h) as { version: number }).version === wanted);
-    if (!json) throw new ApiError(404, `${def.type} instance for ${stored.entity.id} and version ${pathParam(req, 'version')} not found`);
-    const snapshot: StoredEntity = { ...stored, entity: JSON.parse(json) as StoredEntity['entity'] };
+    const version = stored.history.find((h) => h.version === wanted);
+    if (!version) throw new ApiError(404, `${def.type} instance for ${stored.entity.id} and version ${pathParam(req, 'version')} not found`);
+    const snapshot: StoredEntity = { ...stored, entity: version };
     res.json(render(ctx, def, snapshot, 'all', baseUrl(req)));
   });
 
@@ -160,8 +160,7 @@ export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, 
   }
 }
 
-function maskSnapshot(json: string): string {
-  const snapshot = JSON.parse(json) as Record<string, unknown>;
-  snapshot.connection = maskConnection(snapshot.connection);
-  return JSON.stringify(snapshot);
+/** An earlier version with its connection's secrets masked (a copy: the version itself is kept as it was). */
+function masked(version: Entity): Entity {
+  return { ...version, connection: maskConnection(version.connection) };
 }

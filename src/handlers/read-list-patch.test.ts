@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp, Body, KindCase } from '../../test/kit.ts';
+import { SECRET_MASK } from '../domain/secrets.ts';
 import { COLUMNS, createOne, databaseChain, expectError, kind, startApp, v1 } from '../../test/kit.ts';
 
 const byType = (types: readonly string[]): [string, KindCase][] => types.map((t) => [t, kind(t)]);
@@ -264,5 +265,24 @@ describe('version history lists every version, newest first, and serves each one
       'NOT_FOUND',
       `${kindCase.type} instance for ${String(entity.id)} and version 0.9 not found`,
     );
+  });
+
+  it('a service connection secret is masked in every version served, and kept in the store (profile contract)', async () => {
+    const created = await api.post('/api/v1/services/storageServices', {
+      name: 'versioned_lake',
+      serviceType: 'S3',
+      connection: { config: { type: 'S3', awsConfig: { awsRegion: 'eu-west-1', awsSecretAccessKey: 'kept-secret' } } },
+    });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    await api.patch(`/api/v1/services/storageServices/${id}`, [{ op: 'add', path: '/description', value: 'v2' }]).expect(200);
+    const secretOf = (version: Body) => (version.connection as { config: { awsConfig: { awsSecretAccessKey: string } } }).config.awsConfig.awsSecretAccessKey;
+    const versions = ((await api.get(`/api/v1/services/storageServices/${id}/versions`)).body.versions as string[]).map((v) => JSON.parse(v) as Body);
+    expect(versions.map((v) => [v.version, secretOf(v)])).toEqual([
+      [0.2, SECRET_MASK],
+      [0.1, SECRET_MASK],
+    ]);
+    expect(secretOf((await api.get(`/api/v1/services/storageServices/${id}/versions/0.1`)).body as Body)).toBe(SECRET_MASK);
+    expect(secretOf(api.ctx.store.get(id)!.history[0]!)).toBe('kept-secret');
   });
 });

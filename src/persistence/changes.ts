@@ -127,7 +127,8 @@ export class ChangeCapture {
       // Not copied: the record is serialised in the same synchronous step (src/persistence/data-file.ts).
       entity: stored.entity,
       historyBase: base,
-      history: stored.history.slice(base),
+      // The JSON texts of the versions, as a state export carries them (src/admin/state.ts).
+      history: stored.history.slice(base).map((version) => JSON.stringify(version)),
     };
   }
 

@@ -54,15 +54,24 @@ function share(value: unknown): unknown {
 
 export function compactEntity(entity: Entity): Entity {
   const json = JSON.stringify(entity);
+  const copy = compactJson(json);
+  // Its JSON is the text it was parsed from: parsing keeps the order of the keys, which the text
+  // has from an object (integer-like keys first, as JavaScript orders them), and what is shared is equal.
+  last = { entity: copy, json };
+  return copy;
+}
+
+/**
+ * The compact copy of the entity `json` is the JSON of (an earlier version read from a state export
+ * or the `--data` file: src/admin/state.ts). Throws a SyntaxError when it is not JSON.
+ */
+export function compactJson(json: string): Entity {
   // The entity itself is never shared or frozen: only what it holds.
   const copy = JSON.parse(json) as Record<string, unknown>;
   for (const key in copy) {
     const child = copy[key];
     if (child !== null && typeof child === 'object') copy[key] = share(child);
   }
-  // Its JSON is the text it was parsed from: parsing keeps the order of the keys, which the text
-  // has from an object (integer-like keys first, as JavaScript orders them), and what is shared is equal.
-  last = { entity: copy as Entity, json };
   return copy as Entity;
 }
 

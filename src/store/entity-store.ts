@@ -20,8 +20,13 @@ export interface StoredEntity {
   readonly type: string;
   /** The containing entity (service, parent container, database...) for recursive operations. */
   readonly parentId: string | undefined;
-  /** JSON snapshots of earlier versions, oldest first (docs/behaviour.md "Versions"). */
-  readonly history: string[];
+  /**
+   * Earlier versions, oldest first (docs/behaviour.md "Versions"): each the very object that was
+   * `entity` before a write replaced it. A stored entity is never changed in place (a write builds
+   * a new one), so each is a snapshot; keeping the object, instead of its JSON, costs a write
+   * nothing (docs/performance.md "What changed in phase 8").
+   */
+  readonly history: Entity[];
   /** Id of the entity whose recursive soft delete took this one (restored together with it). */
   deletedBy: string | undefined;
 }
@@ -45,7 +50,7 @@ interface SideSlot {
  */
 class Slot implements StoredEntity {
   #entity: Entity;
-  readonly history: string[] = [];
+  readonly history: Entity[] = [];
   deletedBy: string | undefined = undefined;
 
   constructor(
@@ -173,10 +178,10 @@ export class EntityStore {
     return stored;
   }
 
-  /** Replaces the current version; `previous` (the JSON of the old version) joins the history. */
-  update(stored: StoredEntity, next: Entity, previousJson: string | undefined): void {
+  /** Replaces the current version; with `keepPrevious`, the version it replaces joins the history. */
+  update(stored: StoredEntity, next: Entity, keepPrevious: boolean): void {
     this.touch(stored);
-    if (previousJson !== undefined) stored.history.push(previousJson);
+    if (keepPrevious) stored.history.push(stored.entity);
     if (stored.entity.deleted !== next.deleted) this.countDeleted(stored.type, next.deleted ? 1 : -1);
     stored.entity = compactEntity(next);
   }

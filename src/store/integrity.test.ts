@@ -27,10 +27,10 @@ function tree() {
 /** What the lifecycle does on a recursive soft delete: each descendant deleted, marked as taken. */
 function softDeleteTree(store: EntityStore, root: StoredEntity): void {
   for (const child of store.descendants(root.entity.id)) {
-    store.update(child, { ...child.entity, deleted: true }, JSON.stringify(child.entity));
+    store.update(child, { ...child.entity, deleted: true }, true);
     child.deletedBy = root.entity.id;
   }
-  store.update(root, { ...root.entity, deleted: true }, JSON.stringify(root.entity));
+  store.update(root, { ...root.entity, deleted: true }, true);
 }
 
 type Tree = ReturnType<typeof tree>;
@@ -80,7 +80,7 @@ describe('checkIntegrity: a corrupted store is caught (given a corruption, want 
     },
     {
       given: 'a soft-deleted parent with a live child',
-      corrupt: ({ store, service }) => store.update(service, { ...service.entity, deleted: true }, undefined),
+      corrupt: ({ store, service }) => store.update(service, { ...service.entity, deleted: true }, false),
       want: [/^live under deleted: container svc\.c .* its parent storageService svc/],
       only: true,
     },
