@@ -18,11 +18,16 @@ const CONTAINER_SAMPLE = sideValue<TableData>({ group: 'containerSampleData', ow
 const TOPIC_SAMPLE = sideValue<TopicSampleData>({ group: 'topicSampleData', owner: 'topic', schema: 'TopicSampleData' });
 
 export function containerSampleDataOf(ctx: CatalogContext, id: string): TableData | undefined {
-  return structuredClone(ctx.store.getSide(CONTAINER_SAMPLE, id));
+  return copyOf(ctx.store.getSide(CONTAINER_SAMPLE, id));
 }
 
 export function topicSampleDataOf(ctx: CatalogContext, id: string): TopicSampleData | undefined {
-  return structuredClone(ctx.store.getSide(TOPIC_SAMPLE, id));
+  return copyOf(ctx.store.getSide(TOPIC_SAMPLE, id));
+}
+
+/** A copy for an answer to hold; most entities have none (`structuredClone(undefined)` costs ≈ 1% of a container's GET). */
+function copyOf<T>(value: T | undefined): T | undefined {
+  return value === undefined ? undefined : structuredClone(value);
 }
 
 function dataModelColumns(container: Entity): string[] {
