@@ -39,6 +39,19 @@ describe('a stored entity is kept compact (memory per entity, docs/performance.m
     expect({ same: a[field] === b[other], frozen: Object.isFrozen(a[field]) }).toEqual(want);
   });
 
+  it.each([
+    { given: 'one object under two fields (a change and its incremental change)', shared: true, want: true },
+    { given: 'two equal objects under two fields', shared: false, want: false },
+  ])('within one entity: $given → one object in the copy: $want', ({ shared, want }) => {
+    const change = { fieldsAdded: [], fieldsUpdated: [{ name: 'deleted', oldValue: false, newValue: true }], fieldsDeleted: [], previousVersion: 0.1 };
+    const entity = container('k', { changeDescription: change, incrementalChangeDescription: shared ? change : structuredClone(change) });
+    const copy = compactEntity(entity);
+    expect(copy.changeDescription === copy.incrementalChangeDescription).toBe(want);
+    expect(copy.changeDescription).not.toBe(change);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(entity));
+    expect(jsonOfCompacted(copy)).toBe(JSON.stringify(copy));
+  });
+
   it('a shared array fails loudly when changed in place; the entity itself stays writable', () => {
     const a = compactEntity({ ...container('a'), type: 'looks-like-a-reference' } as Entity);
     expect(() => (a.owners as unknown[]).push(1)).toThrow(TypeError);

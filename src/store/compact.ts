@@ -55,10 +55,27 @@ function share(value: unknown): unknown {
 export function compactEntity(entity: Entity): Entity {
   const json = JSON.stringify(entity);
   const copy = compactJson(json);
+  shareRepeated(entity, copy);
   // Its JSON is the text it was parsed from: parsing keeps the order of the keys, which the text
   // has from an object (integer-like keys first, as JavaScript orders them), and what is shared is equal.
   last = { entity: copy, json };
   return copy;
+}
+
+/**
+ * Fields of the entity that held one object hold one object in the copy too: a write's description
+ * of its change is both `changeDescription` and `incrementalChangeDescription` (src/domain/lifecycle.ts),
+ * and the text has it twice (≈ 200 of a container's ≈ 800 bytes, in every version kept).
+ */
+function shareRepeated(entity: Entity, copy: Entity): void {
+  let seen: string[] | undefined;
+  for (const key in entity) {
+    const value = entity[key];
+    if (value === null || typeof value !== 'object') continue;
+    const earlier = seen?.find((k) => entity[k] === value);
+    if (earlier === undefined) (seen ??= []).push(key);
+    else copy[key] = copy[earlier];
+  }
 }
 
 /**
