@@ -65,7 +65,7 @@ export function listEntities(ctx: CatalogContext, def: Kind, query: ListQuery): 
   }
   const matches = (stored: StoredEntity | undefined): stored is StoredEntity =>
     !!stored && matchesInclude(stored.entity, query.include) && predicates.every((test) => test(stored.entity));
-  const at = (i: number): StoredEntity | undefined => ctx.store.getByFqn(def.type, keys.at(i)!);
+  const at = (i: number): StoredEntity | undefined => ctx.store.orderedAt(def.type, i);
 
   let total: number;
   if (!prefix && predicates.length === 0) {

@@ -76,7 +76,7 @@ export class EntityStore {
   private readonly byId = new Map<string, StoredEntity>();
   private readonly byFqn = new Map<string, Map<string, string>>();
   private readonly childIds = new Map<string, Set<string>>();
-  private readonly ordered = new Map<string, SortedKeys>();
+  private readonly ordered = new Map<string, SortedKeys<StoredEntity>>();
   private readonly deletedCounts = new Map<string, number>();
   /** Side data: per area (by key), the value of each entity id. Values are frozen: a write replaces them. */
   private readonly side = new Map<string, SideSlot>();
@@ -375,11 +375,16 @@ export class EntityStore {
     return out;
   }
 
-  /** Keys of one kind in FQN order, for paging. */
-  orderedKeys(type: string): SortedKeys {
+  /** Keys of one kind in FQN order, for paging; `orderedAt` reads the entity at an index. */
+  orderedKeys(type: string): SortedKeys<StoredEntity> {
     let keys = this.ordered.get(type);
     if (!keys) this.ordered.set(type, (keys = new SortedKeys()));
     return keys;
+  }
+
+  /** The stored entity at `index` of its kind's FQN order (`orderedKeys`), or undefined outside it. */
+  orderedAt(type: string, index: number): StoredEntity | undefined {
+    return this.touch(this.ordered.get(type)?.valueAt(index));
   }
 
   count(type: string): number {
@@ -470,7 +475,7 @@ export class EntityStore {
     const { type, parentId } = stored;
     this.byId.set(entity.id, stored);
     this.fqnIndex(type).set(entity.fullyQualifiedName, entity.id);
-    this.orderedKeys(type).insert(entity.fullyQualifiedName);
+    this.orderedKeys(type).insert(entity.fullyQualifiedName, stored);
     if (parentId) {
       let set = this.childIds.get(parentId);
       if (!set) this.childIds.set(parentId, (set = new Set()));

@@ -102,12 +102,21 @@ describe('checkIntegrity: a corrupted store is caught (given a corruption, want 
     },
     {
       given: 'a stray ordered key',
-      corrupt: ({ store }) => store.orderedKeys('container').insert('svc.zzz'),
+      corrupt: ({ store, nested }) => store.orderedKeys('container').insert('svc.zzz', nested),
       want: [
         'ordered keys: container holds 3 keys for 2 entities',
         'ordered keys: container key 2 names svc.zzz, not a stored container',
         'orderedKeys index: holds 5 entries for 4 entities (stale entries)',
       ],
+    },
+    {
+      given: 'an ordered key holding another entity',
+      corrupt: ({ store, container, nested }) => {
+        store.orderedKeys('container').remove(container.entity.fullyQualifiedName);
+        store.orderedKeys('container').insert(container.entity.fullyQualifiedName, nested);
+      },
+      want: [/^ordered keys: container key 0 holds another entity than the one stored as svc\.c$/],
+      only: true,
     },
     {
       given: 'a deletedBy naming a live entity outside the ancestors',

@@ -129,6 +129,7 @@ function checkKind(store: EntityStore, type: string, list: StoredEntity[], probl
     const s = store.getByFqn(type, key);
     if (!s || s.type !== type) problems.push(`ordered keys: ${type} key ${i} names ${key}, not a stored ${type}`);
     else if (s.entity.fullyQualifiedName !== key) problems.push(`ordered keys: the key of ${label(s)} is stale`);
+    else if (store.orderedAt(type, i) !== s) problems.push(`ordered keys: ${type} key ${i} holds another entity than the one stored as ${key}`);
     if (seen.has(key)) problems.push(`ordered keys: ${type} lists ${key} twice`);
     seen.add(key);
   }

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { SortedKeys } from './sorted-keys.ts';
 
-function keysOf(inserted: readonly string[]): SortedKeys {
-  const keys = new SortedKeys();
-  for (const key of inserted) keys.insert(key);
+/** Each key's value names it, so that a value that strays from its key shows. */
+const valueOf = (key: string) => `value of ${key}`;
+
+function keysOf(inserted: readonly string[]): SortedKeys<string> {
+  const keys = new SortedKeys<string>();
+  for (const key of inserted) keys.insert(key, valueOf(key));
   return keys;
 }
 
-const all = (keys: SortedKeys) => Array.from({ length: keys.size }, (_, i) => keys.at(i));
+const all = (keys: SortedKeys<string>) => Array.from({ length: keys.size }, (_, i) => keys.at(i));
+const values = (keys: SortedKeys<string>) => Array.from({ length: keys.size }, (_, i) => keys.valueAt(i));
 
 describe('SortedKeys: FQNs in order, whatever the order of insertion and removal', () => {
   it.each<{ given: string; insert: readonly string[]; remove?: readonly string[]; want: string[] }>([
@@ -19,7 +23,7 @@ describe('SortedKeys: FQNs in order, whatever the order of insertion and removal
   ])('$given → $want', ({ insert, remove = [], want }) => {
     const keys = keysOf(insert);
     for (const key of remove) keys.remove(key);
-    expect({ keys: all(keys), size: keys.size }).toEqual({ keys: want, size: want.length });
+    expect({ keys: all(keys), values: values(keys), size: keys.size }).toEqual({ keys: want, values: want.map(valueOf), size: want.length });
   });
 });
 
@@ -39,30 +43,34 @@ describe('SortedKeys.lowerBound: where a key would sort, found by a binary searc
 
 describe('SortedKeys in chunks: the same order and indices as one sorted array, across chunk splits and removals', () => {
   it('agrees with a sorted array after 3,000 inserts and 1,500 removals in a scrambled order', () => {
-    const keys = new SortedKeys();
+    const keys = new SortedKeys<string>();
     // A fixed permutation (multiplying by a number prime to the length), so the run is the same every time.
     const n = 3000;
     const inserted = Array.from({ length: n }, (_, i) => {
       const j = (i * 7919) % n;
       return `svc${j % 7}.e${j}`;
     });
-    for (const key of inserted) keys.insert(key);
+    for (const key of inserted) keys.insert(key, valueOf(key));
     const removed = inserted.filter((_, i) => i % 2 === 0);
     for (const key of removed) keys.remove(key);
     const model = inserted.filter((_, i) => i % 2 === 1).sort();
     expect(keys.size).toBe(model.length);
     expect(all(keys)).toEqual(model);
+    expect(values(keys)).toEqual(model.map(valueOf));
+    // Every key is found where it is, whichever chunk holds it (chunk starts removed included).
+    expect(model.filter((key, i) => keys.lowerBound(key) !== i)).toEqual([]);
     for (const probe of ['svc0.', 'svc3.e1', 'svc6.e999', 'a', 'z']) {
       const want = model.findIndex((k) => k >= probe);
       expect(keys.lowerBound(probe)).toBe(want === -1 ? model.length : want);
     }
     expect(keys.at(-1)).toBeUndefined();
     expect(keys.at(model.length)).toBeUndefined();
+    expect(keys.valueAt(model.length)).toBeUndefined();
     // Emptied chunks go: removing every key leaves an empty index that takes new keys.
     for (const key of inserted) keys.remove(key);
     expect({ size: keys.size, first: keys.at(0), bound: keys.lowerBound('svc0.') }).toEqual({ size: 0, first: undefined, bound: 0 });
-    keys.insert('s.a');
-    expect(all(keys)).toEqual(['s.a']);
+    keys.insert('s.a', valueOf('s.a'));
+    expect({ keys: all(keys), values: values(keys) }).toEqual({ keys: ['s.a'], values: [valueOf('s.a')] });
   });
 
   it('keeps 2,000 keys that arrive in order (names with a counter) in order, each at its index', () => {

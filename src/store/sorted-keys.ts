@@ -1,21 +1,27 @@
 /**
- * The FQNs of one kind, in order, so that a list page starts with a binary search instead of a
- * scan (paging costs O(page), not O(collection)). Ordering by FQN also keeps each service's
- * (database's, collection's...) entities contiguous, which turns the `service=`/`database=` list
- * filters into range reads. An FQN is unique within its kind (the store's FQN index), so it is the
- * whole key: the string kept is the stored entity's own `fullyQualifiedName` (flat, see
- * compact.ts), so the index costs one pointer per entity, nothing more.
+ * The FQNs of one kind, in order, each with its stored entity, so that a list page starts with a
+ * binary search instead of a scan (paging costs O(page), not O(collection)) and reads its entities
+ * straight from the index. Ordering by FQN also keeps each service's (database's, collection's...)
+ * entities contiguous, which turns the `service=`/`database=` list filters into range reads. An FQN
+ * is unique within its kind (the store's FQN index), so it is the whole key: the string kept is the
+ * stored entity's own `fullyQualifiedName` (flat, see compact.ts), so the index costs two pointers
+ * per entity, nothing more. Holding the entity saves a page two lookups per item in the large id and
+ * FQN maps: at 100,000 entities each costs cache misses (docs/performance.md "What changed in phase 8").
  *
  * The keys are held in sorted chunks of at most `CHUNK` keys, not one array: inserting into one
  * sorted array moves every key after the new one, while a chunk moves at most `CHUNK`. `starts[c]`
- * is the index of chunk c's first key, so `at(i)` and `lowerBound` stay binary searches over
- * indices.
+ * is the index of chunk c's first key and `firsts[c]` that key, so `at(i)` and `lowerBound` stay
+ * binary searches over indices, and finding a key's chunk reads one small array.
  */
 const CHUNK = 512;
 
-export class SortedKeys {
+export class SortedKeys<V = undefined> {
   /** Sorted, each non-empty, and every key of a chunk sorts before every key of the next. */
   private readonly chunks: string[][] = [];
+  /** `values[c][k]`: the value of `chunks[c][k]`. */
+  private readonly values: V[][] = [];
+  /** `firsts[c]`: `chunks[c][0]`. */
+  private readonly firsts: string[] = [];
   /** `starts[c]`: how many keys the chunks before c hold. */
   private readonly starts: number[] = [];
   private count = 0;
@@ -31,9 +37,18 @@ export class SortedKeys {
     return this.chunks[c]![index - this.starts[c]!];
   }
 
-  insert(key: string): void {
+  /** The value of the key at `index`, or undefined outside 0..size-1. */
+  valueAt(index: number): V | undefined {
+    if (index < 0 || index >= this.count) return undefined;
+    const c = this.chunkOfIndex(index);
+    return this.values[c]![index - this.starts[c]!];
+  }
+
+  insert(key: string, value: V): void {
     if (this.chunks.length === 0) {
       this.chunks.push([key]);
+      this.values.push([value]);
+      this.firsts.push(key);
       this.starts.push(0);
       this.count = 1;
       return;
@@ -43,6 +58,8 @@ export class SortedKeys {
     const chunk = this.chunks[c]!;
     const at = lowerBoundIn(chunk, key);
     chunk.splice(at, 0, key);
+    this.values[c]!.splice(at, 0, value);
+    if (at === 0) this.firsts[c] = key;
     this.count++;
     for (let next = c + 1; next < this.starts.length; next++) this.starts[next]!++;
     if (chunk.length > CHUNK) this.split(c, at === CHUNK);
@@ -54,9 +71,11 @@ export class SortedKeys {
    * start the next one, rather than leave half-full chunks behind.
    */
   private split(c: number, appended: boolean): void {
-    const chunk = this.chunks[c]!;
+    const [chunk, values] = [this.chunks[c]!, this.values[c]!];
     const cut = appended ? CHUNK : CHUNK / 2;
     this.chunks.splice(c, 1, chunk.slice(0, cut), chunk.slice(cut));
+    this.values.splice(c, 1, values.slice(0, cut), values.slice(cut));
+    this.firsts.splice(c + 1, 0, chunk[cut]!);
     this.starts.splice(c + 1, 0, this.starts[c]! + cut);
   }
 
@@ -67,11 +86,16 @@ export class SortedKeys {
     const index = lowerBoundIn(chunk, key);
     if (chunk[index] !== key) return;
     chunk.splice(index, 1);
+    this.values[c]!.splice(index, 1);
     this.count--;
     for (let next = c + 1; next < this.starts.length; next++) this.starts[next]!--;
     if (chunk.length === 0) {
       this.chunks.splice(c, 1);
+      this.values.splice(c, 1);
+      this.firsts.splice(c, 1);
       this.starts.splice(c, 1);
+    } else if (index === 0) {
+      this.firsts[c] = chunk[0]!;
     }
   }
 
@@ -85,10 +109,10 @@ export class SortedKeys {
   /** The last chunk whose first key is <= `key`; -1 when `key` sorts before every key. */
   private chunkOfKey(key: string): number {
     let lo = 0;
-    let hi = this.chunks.length;
+    let hi = this.firsts.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.chunks[mid]![0]! <= key) lo = mid + 1;
+      if (this.firsts[mid]! <= key) lo = mid + 1;
       else hi = mid;
     }
     return lo - 1;
