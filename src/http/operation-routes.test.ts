@@ -77,3 +77,38 @@ describe('an error answer the operation does not document', () => {
     expect(logged).toEqual([expect.stringMatching(/^500 on POST \/__admin\/reset: status 409 is not documented/)]);
   });
 });
+
+describe('a request goes to the first mounted route that matches it, whatever its static prefix', () => {
+  // `/api/v1/containers/name/versions` matches both: the versions of the container whose id is
+  // "name" (not a uuid: 400), and the container whose FQN is "versions" (the handler below: 200).
+  const byId = '/api/v1/containers/:id/versions';
+  const byName = '/api/v1/containers/name/:fqn';
+  const appWith = (order: string[], later?: string) => {
+    const compiled = compiledValidators();
+    const routes = operationRoutes({ prefix: '/api', operations: operationsOf(compiled.tables.api, 'contract'), compiled, validateResponses: false });
+    const mount = (path: string) => routes.get(path, (_req, res) => void res.json({ route: path }));
+    for (const path of order) mount(path);
+    const app = express();
+    app.use(routes.dispatch);
+    app.use(errorRenderer(profileByName('contract'), () => {}));
+    jsonResponses(app);
+    return { app, mountLater: () => later && mount(later) };
+  };
+
+  it.each([
+    { given: 'the id route mounted first', order: [byId, byName], want: 400 },
+    { given: 'the name route mounted first', order: [byName, byId], want: 200 },
+  ])('$given → $want', async ({ order, want }) => {
+    const { app } = appWith(order);
+    expect((await request(app).get('/api/v1/containers/name/versions')).status).toBe(want);
+  });
+
+  it('a route mounted after requests were served is found, under a static prefix already served', async () => {
+    const { app, mountLater } = appWith(['/api/v1/containers'], byId);
+    const versions = '/api/v1/containers/6f1c0e3e-0000-4000-8000-000000000001/versions';
+    expect((await request(app).get(versions)).status).toBe(404);
+    mountLater();
+    const res = await request(app).get(versions);
+    expect([res.status, res.body.route]).toEqual([200, byId]);
+  });
+});

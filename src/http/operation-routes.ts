@@ -96,6 +96,8 @@ export function operationRoutes(options: OperationRoutesOptions): OperationRoute
   const validateResponses = options.validateResponses ?? true;
   const stages = options.stages ?? [];
   const byPrefix = new Map<string, Route[]>();
+  /** `candidatesOf`'s merged lists, by the longest static prefix; emptied when a route is mounted. */
+  const candidatesByPrefix = new Map<string, Route[]>();
   let mounted = 0;
 
   const mount = (method: Method, path: string, handler: RequestHandler): void => {
@@ -139,18 +141,29 @@ export function operationRoutes(options: OperationRoutesOptions): OperationRoute
     let list = byPrefix.get(key);
     if (!list) byPrefix.set(key, (list = []));
     list.push(route);
+    candidatesByPrefix.clear();
   };
 
-  /** The routes whose static prefix the request path starts with, in mount order. */
+  /**
+   * The routes whose static prefix the request path starts with, in mount order. They depend only
+   * on the longest static prefix the path starts with (the shorter ones are its own prefixes), so
+   * each such prefix's candidates are merged once (`candidatesByPrefix`), not on every request.
+   */
   const candidatesOf = (path: string): Route[] => {
     const lower = path.toLowerCase();
-    const found: Route[][] = [];
     for (let end = lower.length; end > 0; end = lower.lastIndexOf('/', end - 1)) {
-      const list = byPrefix.get(lower.slice(0, end));
-      if (list) found.push(list);
+      const longest = lower.slice(0, end);
+      if (!byPrefix.has(longest)) continue;
+      let candidates = candidatesByPrefix.get(longest);
+      if (!candidates) candidatesByPrefix.set(longest, (candidates = mergedCandidates(longest)));
+      return candidates;
     }
-    if (found.length <= 1) return found[0] ?? [];
-    return found.flat().sort((a, b) => a.order - b.order);
+    return [];
+  };
+  const mergedCandidates = (longest: string): Route[] => {
+    const found: Route[] = [];
+    for (let end = longest.length; end > 0; end = longest.lastIndexOf('/', end - 1)) found.push(...(byPrefix.get(longest.slice(0, end)) ?? []));
+    return found.sort((a, b) => a.order - b.order);
   };
 
   const dispatch: RequestHandler = (req, res, next) => {
