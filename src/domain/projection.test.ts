@@ -9,6 +9,10 @@ import { createTable, databaseChain, expectError, KINDS, createOne, SLOW_START, 
 import { readDocument } from '../openapi/document.ts';
 import { profileByName } from '../config/profiles.ts';
 import { KINDS as SERVED } from '../kinds/index.ts';
+import type { StoredEntity } from '../store/entity-store.ts';
+import { EntityStore } from '../store/entity-store.ts';
+import type { Entity } from './entity.ts';
+import { entityTag } from './projection.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -126,5 +130,26 @@ describe('a new dashboard (interface specification, "Dashboard": the response ad
     expect(full.charts).toEqual([expect.objectContaining({ id: chart.id, type: 'chart' })]);
     const read = await app.get(v1('dashboards', `/${String(empty.id)}?fields=charts`)).expect(200);
     expect(read.body.charts).toEqual([]);
+  });
+});
+
+describe('entityTag names the stored entity as it is now', () => {
+  it('given a write, a write undone, and a snapshot of another version, want each tag of its own entity', () => {
+    const store = new EntityStore();
+    const base = { id: '6f1c0e3e-0000-4000-8000-0000000000aa', name: 'c', fullyQualifiedName: 's.c', version: 0.1, updatedAt: 1, deleted: false } as unknown as Entity;
+    const stored = store.insert('container', base, undefined);
+    const first = entityTag(stored);
+    expect(first).toMatch(/^W\/"0\.1-1-[A-Za-z0-9_-]{12}"$/);
+    const before = stored.entity;
+    // A change that keeps the version (a follower) changes the tag; putting the entity back restores it.
+    stored.entity = { ...before, followers: [{ id: 'u', type: 'user' }] } as Entity;
+    const followed = entityTag(stored);
+    expect(followed).not.toBe(first);
+    stored.entity = before;
+    expect(entityTag(stored)).toBe(first);
+    // A snapshot spread from the stored entity (a version served by /versions) is tagged by its own entity.
+    const snapshot: StoredEntity = { ...stored, entity: { ...before, description: 'v0' } as Entity };
+    expect(entityTag(snapshot)).not.toBe(first);
+    expect(entityTag(stored)).toBe(first);
   });
 });

@@ -133,24 +133,23 @@ function withHref(known: ReadonlyMap<string, string>, baseUrl: string, value: un
   return collection === undefined ? value : { ...ref, href: `${baseUrl}/v1/${collection}/${ref.id}` };
 }
 
-const tags = new WeakMap<Entity, string>();
-
 /**
  * The entity's tag (docs/behaviour.md "Conditional requests"): weak, `W/"<version>-<updatedAt>-<digest>"`,
  * where the digest covers the whole stored entity, so that a change that keeps the version (a
  * follower, a vote, a label dropped with its tag) changes the tag too. Stored entities are replaced,
- * never changed in place (src/persistence/changes.ts), so a tag is computed once per state.
+ * never changed in place (src/persistence/changes.ts), so a tag is computed once per state, and kept
+ * with the stored entity for as long as that state is its current one.
  */
 export function entityTag(stored: StoredEntity): string {
   const entity = stored.entity;
-  let tag = tags.get(entity);
-  if (tag === undefined) {
-    const digest = createHash('sha1')
-      .update(jsonOfCompacted(entity) ?? JSON.stringify(entity))
-      .digest('base64url')
-      .slice(0, 12);
-    tags.set(entity, (tag = `W/"${entity.version}-${entity.updatedAt}-${digest}"`));
-  }
+  if (stored.taggedEntity === entity && stored.tag !== undefined) return stored.tag;
+  const digest = createHash('sha1')
+    .update(jsonOfCompacted(entity) ?? JSON.stringify(entity))
+    .digest('base64url')
+    .slice(0, 12);
+  const tag = `W/"${entity.version}-${entity.updatedAt}-${digest}"`;
+  stored.tag = tag;
+  stored.taggedEntity = entity;
   return tag;
 }
 

@@ -29,6 +29,14 @@ export interface StoredEntity {
   readonly history: Entity[];
   /** Id of the entity whose recursive soft delete took this one (restored together with it). */
   deletedBy: string | undefined;
+  /**
+   * The entity tag of `taggedEntity` (src/domain/projection.ts `entityTag` computes and keeps it):
+   * it names `entity` only while `taggedEntity` is `entity`. Kept here rather than in a map by
+   * entity, so a write's new version replaces the last tag instead of adding one for every version
+   * the history keeps (docs/performance.md "What changed in phase 8").
+   */
+  tag?: string | undefined;
+  taggedEntity?: Entity | undefined;
 }
 
 /** A change to the stored entities: one stored or replaced (`put`), one removed for good (`remove`), or all dropped (`clear`). */
@@ -52,6 +60,8 @@ class Slot implements StoredEntity {
   #entity: Entity;
   readonly history: Entity[] = [];
   deletedBy: string | undefined = undefined;
+  tag: string | undefined = undefined;
+  taggedEntity: Entity | undefined = undefined;
 
   constructor(
     entity: Entity,
