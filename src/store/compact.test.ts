@@ -52,6 +52,23 @@ describe('a stored entity is kept compact (memory per entity, docs/performance.m
     expect(jsonOfCompacted(copy)).toBe(JSON.stringify(copy));
   });
 
+  it('a new version shares with the version it replaces what it took unchanged, and only that', () => {
+    const previous = compactEntity(container('m', { votes: { upVotes: 1, downVotes: 0, upVoters: [{ id: 'u', type: 'user' }], downVoters: [] }, description: 'old' }));
+    // As a write builds it: the old version spread, some fields replaced.
+    const next = { ...previous, description: 'new', extension: { k: 1 }, version: 0.2 } as Entity;
+    const copy = compactEntity(next, previous);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(next));
+    expect(jsonOfCompacted(copy)).toBe(JSON.stringify(copy));
+    // The same object: the previous version's own. (Equal strings are shared too; JavaScript cannot tell two equal strings apart.)
+    expect(copy.votes).toBe(previous.votes);
+    // A value the write brought: a copy of its own.
+    expect(copy.extension).not.toBe(next.extension);
+    expect(copy.description).toBe('new');
+    // An equal object that is not the previous version's is not taken for it.
+    const rebuilt = compactEntity({ ...previous, votes: structuredClone(previous.votes) } as Entity, previous);
+    expect(rebuilt.votes).not.toBe(previous.votes);
+  });
+
   it('a shared array fails loudly when changed in place; the entity itself stays writable', () => {
     const a = compactEntity({ ...container('a'), type: 'looks-like-a-reference' } as Entity);
     expect(() => (a.owners as unknown[]).push(1)).toThrow(TypeError);

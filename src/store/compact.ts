@@ -52,10 +52,15 @@ function share(value: unknown): unknown {
   return value;
 }
 
-export function compactEntity(entity: Entity): Entity {
+/**
+ * The compact copy of `entity`. `previous`: the version it replaces, if any; what the new version
+ * took from it unchanged is shared with it (`shareUnchanged`).
+ */
+export function compactEntity(entity: Entity, previous?: Entity): Entity {
   const json = JSON.stringify(entity);
   const copy = compactJson(json);
   shareRepeated(entity, copy);
+  if (previous) shareUnchanged(entity, previous, copy);
   // Its JSON is the text it was parsed from: parsing keeps the order of the keys, which the text
   // has from an object (integer-like keys first, as JavaScript orders them), and what is shared is equal.
   last = { entity: copy, json };
@@ -75,6 +80,21 @@ function shareRepeated(entity: Entity, copy: Entity): void {
     const earlier = seen?.find((k) => entity[k] === value);
     if (earlier === undefined) (seen ??= []).push(key);
     else copy[key] = copy[earlier];
+  }
+}
+
+/**
+ * Fields the new version took unchanged from the version it replaces — the very object (a write
+ * builds the new version by spreading the old one), or an equal string (the id, the name, the FQN) —
+ * are that version's own values in the copy: the copy, parsed from text, would hold copies of them,
+ * and every version the history keeps would too. Stored versions are never changed in place, so
+ * sharing is safe (as the event log shares them).
+ */
+function shareUnchanged(entity: Entity, previous: Entity, copy: Entity): void {
+  for (const key in entity) {
+    const value = entity[key];
+    if (value !== previous[key] || value === null) continue;
+    if (typeof value === 'string' || typeof value === 'object') copy[key] = previous[key];
   }
 }
 

@@ -193,7 +193,7 @@ export class EntityStore {
     this.touch(stored);
     if (keepPrevious) stored.history.push(stored.entity);
     if (stored.entity.deleted !== next.deleted) this.countDeleted(stored.type, next.deleted ? 1 : -1);
-    stored.entity = compactEntity(next);
+    stored.entity = compactEntity(next, stored.entity);
   }
 
   /** Removes an entity for good (hard delete). Children must be removed first by the caller. */
