@@ -167,6 +167,9 @@ export function upsertEntity(
 }
 
 function mergeChanges(changes: readonly ChangeDescription[], previousVersion: number): ChangeDescription {
+  // One change since `previousVersion` (an update, the usual case) is its own description: the event
+  // holds the one the stored version holds, not an equal copy kept beside it for as long as the event.
+  if (changes.length === 1 && changes[0]!.previousVersion === previousVersion) return changes[0]!;
   return {
     fieldsAdded: changes.flatMap((c) => c.fieldsAdded),
     fieldsUpdated: changes.flatMap((c) => c.fieldsUpdated),

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { domainContext } from '../../test/kit.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import type { ChangeEvent, CreateRequest } from '../domain/entity.ts';
-import { createEntity, hardDelete, patchEntity, softDelete } from '../domain/lifecycle.ts';
+import { createEntity, hardDelete, patchEntity, softDelete, upsertEntity } from '../domain/lifecycle.ts';
 import type { EventQuery } from './change-events.ts';
 import { EVENTS, listEvents } from './change-events.ts';
 
@@ -40,6 +40,22 @@ describe('recording', () => {
       ['entitySoftDeleted', 'carol', 0.2, 0.3, 1_002],
       ['entityDeleted', 'dave', 0.3, 0.3, 1_002],
     ]);
+  });
+
+  it.each<{ given: string; deleted: boolean; want: { shared: boolean; changed: string[] } }>([
+    { given: 'an update', deleted: false, want: { shared: true, changed: ['description'] } },
+    { given: 'an update of a soft-deleted entity (restored, then updated)', deleted: true, want: { shared: false, changed: ['deleted', 'description'] } },
+  ])('upsert, $given: one event describing the whole request → $want', async ({ deleted, want }) => {
+    const { ctx } = await catalog();
+    const svc = service(ctx, 'up');
+    if (deleted) softDelete(ctx, ctx.kinds.of('storageService'), svc, false, 'carol');
+    upsertEntity(ctx, ctx.kinds.of('storageService'), { name: 'up', serviceType: 'S3', connection: { config: { type: 'S3' } }, description: 'new' } as CreateRequest, 'bob');
+    const event = logged(ctx).at(-1)!;
+    expect(event.eventType).toBe('entityUpdated');
+    // One change: the stored version's own description, not an equal copy kept beside it.
+    const { fieldsAdded, fieldsUpdated } = event.changeDescription!;
+    const changed = [...fieldsAdded, ...fieldsUpdated].map((f) => f.name).sort();
+    expect({ shared: event.changeDescription === svc.entity.changeDescription, changed }).toEqual(want);
   });
 
   it('keeps at most `max` events, the oldest dropped first', async () => {
