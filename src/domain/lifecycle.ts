@@ -18,7 +18,7 @@ import type { ChangeDescription, CreateRequest, Entity, EntityReference, TagLabe
 import { SYSTEM_FIELDS, referenceTo } from './entity.ts';
 import { findLive, resolvePatchedRefs, resolveRequestRefs, resolveTagLabels } from './references.ts';
 import { mergeConnection } from './secrets.ts';
-import { INITIAL_VERSION, describeChange, isEmptyChange, isMajorChange, nextMajor, nextMinor } from './versioning.ts';
+import { INITIAL_VERSION, changesNothing, describeChange, isEmptyChange, isMajorChange, nextMajor, nextMinor } from './versioning.ts';
 import { detailsText } from '../openapi/validation-details.ts';
 import { checkExtension } from '../types/entity-types.ts';
 import { recordChange } from '../events/change-events.ts';
@@ -206,7 +206,9 @@ function commitChange(ctx: CatalogContext, def: Kind, stored: StoredEntity, next
   const before = stored.entity;
   const change = describeChange(before, next);
   if (isEmptyChange(change)) {
-    stored.entity = { ...next, version: before.version, updatedAt: before.updatedAt, updatedBy: before.updatedBy };
+    // What changes without a version (followers, votes, usage) is written as it is; a request that
+    // changes nothing writes nothing (no new object for the `--data` journal to record, src/persistence/changes.ts).
+    if (!changesNothing(before, next)) stored.entity = { ...next, version: before.version, updatedAt: before.updatedAt, updatedBy: before.updatedBy };
     return false;
   }
   next.version = isMajorChange(before, next, def.majorFields ?? []) ? nextMajor(before.version) : nextMinor(before.version);

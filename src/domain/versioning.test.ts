@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Entity } from './entity.ts';
-import { columnsChangeIsMajor, describeChange, isEmptyChange, isMajorChange, nextMajor, nextMinor } from './versioning.ts';
+import { changesNothing, columnsChangeIsMajor, describeChange, isEmptyChange, isMajorChange, nextMajor, nextMinor } from './versioning.ts';
 
 const base = (extra: Record<string, unknown> = {}): Entity => ({
   id: '5e0c7a1b-0000-4000-8000-000000000001',
@@ -39,6 +39,21 @@ describe('change descriptions', () => {
   it('sees no change when only key order differs', () => {
     const change = describeChange(base({ dataModel: { a: 1, b: 2 } }), base({ dataModel: { b: 2, a: 1 } }));
     expect(isEmptyChange(change)).toBe(true);
+  });
+});
+
+describe('changesNothing: a write that would change nothing at all', () => {
+  it.each<{ given: string; after: Record<string, unknown>; want: boolean }>([
+    { given: 'the same fields', after: {}, want: true },
+    { given: 'only new stamps (version, updatedAt, updatedBy)', after: { version: 0.9, updatedAt: 9, updatedBy: 'bob' }, want: true },
+    { given: 'an equal value that is another object, keys in another order', after: { dataModel: { b: 2, a: 1 } }, want: true },
+    { given: 'a follower, which changes without a version', after: { followers: [{ id: 'u', type: 'user' }] }, want: false },
+    { given: 'a field added', after: { prefix: '/p' }, want: false },
+    { given: 'a field removed', after: { dataModel: undefined }, want: false },
+    { given: 'a description changed', after: { description: 'b' }, want: false },
+  ])('$given → $want', ({ after, want }) => {
+    const before = base({ description: 'a', dataModel: { a: 1, b: 2 }, followers: [] });
+    expect(changesNothing(before, { ...before, ...after } as Entity)).toBe(want);
   });
 });
 

@@ -54,6 +54,18 @@ export function describeChange(before: Entity, after: Entity): ChangeDescription
   return change;
 }
 
+/** Versions and stamps aside, every field the same JSON value: a write of `after` would change nothing at all. */
+export function changesNothing(before: Entity, after: Entity): boolean {
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (STAMPS.has(key) || before[key] === after[key]) continue;
+    if (before[key] === undefined || after[key] === undefined || !sameJson(before[key], after[key])) return false;
+  }
+  return true;
+}
+
+/** What a write sets whether or not it changes anything else. */
+const STAMPS = new Set(['version', 'updatedAt', 'updatedBy']);
+
 export function isEmptyChange(change: ChangeDescription): boolean {
   return change.fieldsAdded.length + change.fieldsUpdated.length + change.fieldsDeleted.length === 0;
 }

@@ -118,6 +118,22 @@ describe('journal: a write is answered once it is on disk', () => {
     expect(statSync(journalPath(file)).size).toBe(size);
   });
 
+  it('an upsert that changes nothing records nothing; one that changes a field records it', async () => {
+    const file = newFile();
+    const app = await startApp({ fixtures: 'none', dataFile: file });
+    const body = { name: 'steady', description: 'the same', ...SERVICE };
+    expect((await app.put('/api/v1/services/databaseServices', body)).status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const size = statSync(journalPath(file)).size;
+    const same = await app.put('/api/v1/services/databaseServices', body);
+    expect([same.status, same.headers['x-openmetadata-change'], same.body.version]).toEqual([200, 'entityNoChange', 0.1]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(statSync(journalPath(file)).size).toBe(size);
+    expect((await app.put('/api/v1/services/databaseServices', { ...body, description: 'changed' })).body.version).toBe(0.2);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(statSync(journalPath(file)).size).toBeGreaterThan(size);
+  });
+
   it('a torn last line (a crash mid-append) is ignored; a bad line before it names the file and line', async () => {
     const file = newFile();
     const first = await startApp({ fixtures: 'none', dataFile: file });
