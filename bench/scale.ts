@@ -67,16 +67,15 @@ export async function runScale(small: number, large: number, load: LoadOptions, 
     for (const target of [smallTarget, largeTarget]) await runLoad(target, scenario('GET by id'), { ...load, duration: 1 }); // warm-up (JIT, lazy validators)
     const runs = { small: [] as Timed[], large: [] as Timed[] };
     for (let round = 0; round < rounds; round++) {
-      const timed = { small: {} as Partial<Timed>, large: {} as Partial<Timed> };
-      for (const [key, name] of [
-        ['getById', 'GET by id'],
-        ['listPage', 'list page'],
-      ] as const) {
-        const order = round % 2 ? (['large', 'small'] as const) : (['small', 'large'] as const);
-        for (const size of order) timed[size][key] = await runLoad(size === 'small' ? smallTarget : largeTarget, scenario(name), load);
-      }
-      runs.small.push(timed.small as Timed);
-      runs.large.push(timed.large as Timed);
+      // Both sizes under one scenario, the one timed first alternating by round: [small, large].
+      const both = async (name: string): Promise<[Measurement, Measurement]> => {
+        if (round % 2 === 0) return [await runLoad(smallTarget, scenario(name), load), await runLoad(largeTarget, scenario(name), load)];
+        const atLarge = await runLoad(largeTarget, scenario(name), load);
+        return [await runLoad(smallTarget, scenario(name), load), atLarge];
+      };
+      const [getById, listPage] = [await both('GET by id'), await both('list page')];
+      runs.small.push({ getById: getById[0], listPage: listPage[0] });
+      runs.large.push({ getById: getById[1], listPage: listPage[1] });
     }
     const sampleBody = await call(largeTarget, 'GET', `/api/v1/containers/${atLarge.ids[0]}`);
     const heapBytesPerEntity = (atLarge.heapUsed - empty.heapUsed) / atLarge.count;
