@@ -13,6 +13,10 @@ export interface GoalCheck {
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
+/** The host's floor beside a p99 (bench/floor.ts): what any server spending that CPU per request got in that round. */
+const floorNote = (c: Comparison): string =>
+  c.floorP99Ms === undefined ? '' : `; the host's floor at its ${Math.round(c.reference.cpuUsPerRequest)} µs of CPU per request: ${c.floorP99Ms.toFixed(2)} ms`;
+
 export function checkGoals(
   comparisons: Comparison[],
   scale: ScaleResult | undefined,
@@ -32,7 +36,7 @@ export function checkGoals(
     const worst = comparisons.reduce((a, b) => (b.reference.p99Ms > a.reference.p99Ms ? b : a));
     checks.push({
       goal: 'p99 < 10 ms at 20 connections (every scenario)',
-      measured: `worst ${worst.reference.p99Ms.toFixed(2)} ms (${worst.scenario}, round ${worst.round})`,
+      measured: `worst ${worst.reference.p99Ms.toFixed(2)} ms (${worst.scenario}, round ${worst.round})${floorNote(worst)}`,
       met: worst.reference.p99Ms < 10,
     });
   }

@@ -2,6 +2,7 @@
  * The bench's output: each scenario × round as reference vs baseline with ratios (reference ÷
  * baseline measured in the same round), as a terminal table and as JSON.
  */
+import type { FloorPoint } from './floor.ts';
 import type { Measurement } from './load.ts';
 
 export interface Comparison {
@@ -10,6 +11,8 @@ export interface Comparison {
   reference: Measurement;
   baseline: Measurement;
   ratios: { requestsPerSecond: number; p50Ms: number; p99Ms: number; rssBytes: number; cpuUsPerRequest: number };
+  /** The host's floor (bench/floor.ts) at the reference's CPU per request, in the same round; undefined when not measured or out of its range. */
+  floorP99Ms?: number | undefined;
 }
 
 export function compare(scenario: string, round: number, reference: Measurement, baseline: Measurement): Comparison {
@@ -60,6 +63,7 @@ export function comparisonTable(comparisons: Comparison[]): string {
     'p99 ms ref',
     'base',
     'ratio',
+    'floor p99',
     'CPU µs/req ref',
     'base',
     'ratio',
@@ -85,6 +89,7 @@ export function comparisonTable(comparisons: Comparison[]): string {
     ms(c.reference.p99Ms),
     ms(c.baseline.p99Ms),
     x(c.ratios.p99Ms),
+    c.floorP99Ms === undefined ? '-' : ms(c.floorP99Ms),
     int(c.reference.cpuUsPerRequest),
     int(c.baseline.cpuUsPerRequest),
     x(c.ratios.cpuUsPerRequest),
@@ -99,6 +104,12 @@ export function comparisonTable(comparisons: Comparison[]): string {
     ms(gcShare(c.baseline)),
   ]);
   return table(header, rows);
+}
+
+/** The host's floor of each round: the floor server's p99 at each amount of work per request. */
+export function floorTable(floors: FloorPoint[][]): string {
+  const rows = floors.flatMap((points, i) => points.map((p) => [String(i + 1), int(p.workUs), int(p.cpuUsPerRequest), int(p.requestsPerSecond), ms(p.p50Ms), ms(p.p99Ms)]));
+  return table(['floor rnd', 'work µs', 'CPU µs/req', 'req/s', 'p50 ms', 'p99 ms'], rows);
 }
 
 /** Statuses other than 2xx, per scenario and server, so a non-2xx count can be read. */

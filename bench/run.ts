@@ -16,10 +16,12 @@ import { runConformanceSpeed } from './conformance-speed.ts';
 import type { DurableWrites } from './durable-writes.ts';
 import { runDurableWrites } from './durable-writes.ts';
 import { checkGoals } from './goals.ts';
+import type { FloorPoint } from './floor.ts';
+import { floorP99At, measureFloor } from './floor.ts';
 import { checkScenario, runLoad } from './load.ts';
 import { busyMs, formatSummary } from './profile-summary.ts';
 import type { Comparison } from './report.ts';
-import { compare, comparisonTable, statusNotes, table } from './report.ts';
+import { compare, comparisonTable, floorTable, statusNotes, table } from './report.ts';
 import type { ScaleResult } from './scale.ts';
 import { runScale } from './scale.ts';
 import type { SearchBench } from './search.ts';
@@ -49,6 +51,7 @@ const { values: opts } = parseArgs({
     'skip-cold': { type: 'boolean', default: false },
     'skip-conformance': { type: 'boolean', default: false },
     'skip-durable': { type: 'boolean', default: false },
+    'skip-floor': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     'reference-flags': { type: 'string', default: '' },
     out: { type: 'string', default: join(RESULTS, 'latest.json') },
@@ -59,7 +62,7 @@ const { values: opts } = parseArgs({
 if (opts.help) {
   process.stdout.write(`Usage: npm run bench -- [--duration 3] [--connections 20] [--rounds 2] [--warmup 0.5] [--seed 1000]
   [--fixtures default|none|<dir>] [--only <scenario substring>] [--scale 100000] [--cold-runs 5] [--conformance-runs 5]
-  [--skip-scale] [--skip-cold] [--skip-conformance] [--skip-durable] [--out bench/results/latest.json]
+  [--skip-scale] [--skip-cold] [--skip-conformance] [--skip-durable] [--skip-floor] [--out bench/results/latest.json]
   [--search 100000] [--search-runs 20] [--skip-search] [--search-only]   search calls at that many containers
   [--reference-flags="<node flags>"]   start the reference with these node flags too (e.g. --reference-flags=--trace-gc)
   [--cpu-prof]   profile the reference (node --cpu-prof) under --only (default "GET by id") and
@@ -115,25 +118,38 @@ async function profile(): Promise<void> {
   if (busiest) log(`${formatSummary(busiest, 30, window)}\n(whole-life profile, start-up included: ${busiest})`);
 }
 
-async function compareAll(): Promise<Comparison[]> {
+async function compareAll(): Promise<{ comparisons: Comparison[]; floors: FloorPoint[][] }> {
   const reference = await prepare('reference');
   const baseline = await prepare('baseline');
   log(`reference ${reference.origin} (fixtures ${reference.fixtures}), baseline ${baseline.origin}; ${opts.seed} containers seeded through the API on each`);
   await checkAll([reference, baseline]);
+  const floor = opts['skip-floor'] ? undefined : await startTarget('floor');
+  if (floor) started.push(floor);
   for (const scenario of scenarios) for (const t of [reference, baseline]) if (Number(opts.warmup) > 0) await runLoad(t, scenario, { ...load, duration: Number(opts.warmup) });
+  if (floor && Number(opts.warmup) > 0) await measureFloor(floor, { ...load, duration: Number(opts.warmup) }, [0]);
   const comparisons: Comparison[] = [];
+  const floors: FloorPoint[][] = [];
   for (let round = 1; round <= Number(opts.rounds); round++) {
+    const inRound: Comparison[] = [];
     for (const scenario of scenarios) {
       // Alternate which server goes first, so neither always runs on a warmer machine.
       const order = round % 2 === 1 ? [reference, baseline] : [baseline, reference];
       const [first, second] = [await runLoad(order[0]!, scenario, load), await runLoad(order[1]!, scenario, load)];
       const [ref, base] = order[0] === reference ? [first, second] : [second, first];
-      comparisons.push(compare(scenario.name, round, ref, base));
+      inRound.push(compare(scenario.name, round, ref, base));
       log(`  round ${round} ${scenario.name}: ${Math.round(ref.requestsPerSecond)} vs ${Math.round(base.requestsPerSecond)} req/s`);
     }
+    if (floor) {
+      // The same round's machine: the floor at each scenario's CPU per request.
+      const points = await measureFloor(floor, load);
+      floors.push(points);
+      for (const c of inRound) c.floorP99Ms = floorP99At(points, c.reference.cpuUsPerRequest);
+      log(`  round ${round} floor: p99 ${points.map((p) => `${p.p99Ms.toFixed(2)} ms at ${Math.round(p.cpuUsPerRequest)} µs`).join(', ')}`);
+    }
+    comparisons.push(...inRound);
   }
   await stopAll();
-  return comparisons;
+  return { comparisons, floors };
 }
 
 async function searchStep(): Promise<SearchBench | undefined> {
@@ -182,9 +198,15 @@ async function main(): Promise<void> {
   );
   if (loadBefore > cpus().length / 2)
     log(`WARNING: the machine is busy (load average ${loadBefore.toFixed(1)} on ${cpus().length} CPUs): absolute figures will be low and noisy; the same-round ratios less so`);
-  const comparisons = await compareAll();
+  const { comparisons, floors } = await compareAll();
   log(`\n${comparisonTable(comparisons)}`);
   log('ratio = reference ÷ baseline in the same round (req/s: higher is better; latency, RSS: lower is better)');
+  if (floors.length) {
+    log(
+      "floor p99 = the host's floor at the reference's CPU per request: the p99 of a server that only spends that CPU per request, measured in the same round (bench/floor-app.ts)",
+    );
+    log(floorTable(floors));
+  }
   for (const note of statusNotes(comparisons)) log(`  non-2xx: ${note}`);
 
   let durable: DurableWrites | undefined;
@@ -243,6 +265,7 @@ async function main(): Promise<void> {
   logTargets(goals);
   mkdirSync(RESULTS, { recursive: true });
   const report = {
+    floors,
     date: new Date().toISOString(),
     node: process.version,
     cpus: cpus().length,

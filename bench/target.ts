@@ -1,7 +1,7 @@
 /**
  * One server under test, in its own process so that it does not share an event loop (or a heap)
  * with the load generator. Forked by the bench with an IPC channel:
- *   argv: reference|baseline [--fixtures default|none|<dir>] [--data <file>]
+ *   argv: reference|baseline|floor [--fixtures default|none|<dir>] [--data <file>]
  *   → {type:'ready', origin, fixtures}
  *   ← {id, cmd:'memory'}                → {id, rss, heapUsed}
  *   ← {id, cmd:'requests'}              → {id, count}   (HTTP requests served so far)
@@ -10,13 +10,16 @@
  *   ← {id, cmd:'gc'}                    → {id, count, totalMs, maxMs}   (GC pauses since the last 'gc' call)
  *   ← {id, cmd:'grow', to, sample}      → {id, count, heapUsed, jsonBytes, ids, cursors} (reference only:
  *                                         adds containers through the domain function the POST handler calls)
+ *   ← {id, cmd:'work', us}             → {id}   (floor only: the busy time per request, bench/floor-app.ts)
  *   ← {cmd:'stop'}                      → exits (so that --cpu-prof writes its profile)
  */
 import type { Server } from 'node:http';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { createBaselineApp } from './baseline-app.ts';
+import type { FloorServer } from './floor-app.ts';
+import { createFloorServer } from './floor-app.ts';
 
-type Message = { id?: number; cmd: string; to?: number; sample?: number };
+type Message = { id?: number; cmd: string; to?: number; sample?: number; us?: number };
 type Grow = (to: number, sample: number) => Record<string, unknown>;
 
 const [kind, ...rest] = process.argv.slice(2);
@@ -25,7 +28,12 @@ const send = (message: Record<string, unknown>) => process.send!(message);
 let server: Server;
 let grow: Grow | undefined;
 let fixtures = 'none';
-if (kind === 'baseline') {
+let floor: FloorServer | undefined;
+if (kind === 'floor') {
+  floor = createFloorServer();
+  server = floor.server;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+} else if (kind === 'baseline') {
   // Nothing of src/ is loaded here, so the baseline's RSS is that of a plain express app.
   server = await new Promise<Server>((resolve) => {
     const s = createBaselineApp().listen(0, '127.0.0.1', () => resolve(s));
@@ -70,6 +78,10 @@ process.on('message', (message: Message) => {
     pauses = { count: 0, totalMs: 0, maxMs: 0 };
   } else if (message.cmd === 'cpu') {
     send({ id: message.id, ...process.cpuUsage() });
+  } else if (message.cmd === 'work') {
+    if (!floor) throw new Error('work needs the floor server');
+    floor.setWorkUs(message.us ?? 0);
+    send({ id: message.id });
   } else if (message.cmd === 'grow') {
     if (!grow) throw new Error('grow needs the reference server');
     send({ id: message.id, ...grow(message.to ?? 0, message.sample ?? 500) });

@@ -7,7 +7,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { signToken } from '../src/auth/tokens.ts';
 
-export type TargetKind = 'reference' | 'baseline' | 'scale';
+export type TargetKind = 'reference' | 'baseline' | 'scale' | 'floor';
 
 export interface Target {
   kind: TargetKind;
