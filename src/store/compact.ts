@@ -73,12 +73,15 @@ export function compactEntity(entity: Entity, previous?: Entity): Entity {
  * and the text has it twice (≈ 200 of a container's ≈ 800 bytes, in every version kept).
  */
 function shareRepeated(entity: Entity, copy: Entity): void {
-  let seen: string[] | undefined;
+  // A loop, not `find` with a callback: this runs on every write, and a closure per field adds up
+  // to ≈ 1 KB of garbage per write (docs/performance.md "What changed in phase 9").
+  const seen: string[] = [];
   for (const key in entity) {
     const value = entity[key];
     if (value === null || typeof value !== 'object') continue;
-    const earlier = seen?.find((k) => entity[k] === value);
-    if (earlier === undefined) (seen ??= []).push(key);
+    let earlier: string | undefined;
+    for (let i = 0; i < seen.length && earlier === undefined; i++) if (entity[seen[i]!] === value) earlier = seen[i];
+    if (earlier === undefined) seen.push(key);
     else copy[key] = copy[earlier];
   }
 }
