@@ -15,7 +15,7 @@ import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext, Kind } from './context.ts';
 import { removeForGood } from './dependents.ts';
 import type { ChangeDescription, CreateRequest, Entity, EntityReference, TagLabel } from './entity.ts';
-import { SYSTEM_FIELDS, referenceTo } from './entity.ts';
+import { SYSTEM_FIELDS, referenceTo, withFields } from './entity.ts';
 import { findLive, resolvePatchedRefs, resolveRequestRefs, resolveTagLabels } from './references.ts';
 import { mergeConnection } from './secrets.ts';
 import { INITIAL_VERSION, changesNothing, describeChange, isEmptyChange, isMajorChange, nextMajor, nextMinor } from './versioning.ts';
@@ -156,7 +156,7 @@ export function upsertEntity(
     outcome = 'updated';
   }
   // A shallow copy: the store keeps its own compacted copy of what it is given (src/store/compact.ts), and nothing below changes nested values.
-  const next: Entity = { ...existing.entity, ...updates };
+  const next = withFields(existing.entity, updates);
   if (commitChange(ctx, def, existing, next, user)) {
     changes.push(existing.entity.changeDescription as ChangeDescription);
     outcome = 'updated';
@@ -261,13 +261,7 @@ export function patchEntity(ctx: CatalogContext, def: Kind, stored: StoredEntity
 
 function setDeleted(ctx: CatalogContext, stored: StoredEntity, deleted: boolean, user: string): void {
   const before = stored.entity;
-  const next: Entity = {
-    ...before,
-    deleted,
-    version: nextMinor(before.version),
-    updatedAt: Math.max(ctx.now(), before.updatedAt),
-    updatedBy: user,
-  };
+  const next = withFields(before, { deleted, version: nextMinor(before.version), updatedAt: Math.max(ctx.now(), before.updatedAt), updatedBy: user });
   const change = { fieldsAdded: [], fieldsUpdated: [{ name: 'deleted', oldValue: !deleted, newValue: deleted }], fieldsDeleted: [], previousVersion: before.version };
   next.changeDescription = change;
   next.incrementalChangeDescription = change;
