@@ -265,7 +265,6 @@ async function main(): Promise<void> {
   logTargets(goals);
   mkdirSync(RESULTS, { recursive: true });
   const report = {
-    floors,
     date: new Date().toISOString(),
     node: process.version,
     cpus: cpus().length,
@@ -273,6 +272,7 @@ async function main(): Promise<void> {
     loadAverage: { before: loadBefore, after: loadavg()[0] },
     options: opts,
     comparisons,
+    floors,
     scale,
     search,
     coldStart: cold,
