@@ -97,6 +97,22 @@ describe('references', () => {
     expect(checked).toBeGreaterThan(KINDS.length);
   });
 
+  it('the items of a list page carry their service with the href of the host each request named', async () => {
+    const { service } = await databaseChain(app);
+    await app.create('databases', { name: app.unique('db'), service: service.fullyQualifiedName });
+    const want = (origin: string) => `${origin}/api/v1/services/databaseServices/${String(service.id)}`;
+    // The same page through two hosts, then the first again: no request answers another's href.
+    for (const host of ['one.example:8585', 'two.example:9000', 'one.example:8585']) {
+      const res = await app
+        .get(v1('databases', `?service=${encodeURIComponent(String(service.fullyQualifiedName))}`))
+        .set('Host', host)
+        .expect(200);
+      const items = res.body.data as Body[];
+      expect(items).toHaveLength(2);
+      for (const item of items) expect((item.service as Body).href, host).toBe(want(`http://${host}`));
+    }
+  });
+
   it("a referenced entity's own displayName wins over its name", async () => {
     const svc = await app.create('services/storageServices', { name: app.unique('s3'), displayName: 'The lake', serviceType: 'S3', connection: { config: { type: 'S3' } } });
     const container = await app.create('containers', { name: 'raw', service: svc.fullyQualifiedName });

@@ -114,6 +114,15 @@ function addReferenceHrefs(known: ReadonlyMap<string, string>, out: Entity, base
   }
 }
 
+/**
+ * The last shared reference given its `href`, for which base URL, and the copy made. Equal
+ * references are one frozen object in the store (src/store/compact.ts): the ten items of a list
+ * page carry their service's, so the page makes (and the response's validation checks, and
+ * `JSON.stringify` writes out) one copy of it instead of ten. The copy is frozen too: answers are
+ * built, checked and sent, never changed.
+ */
+let shared: { ref: object; baseUrl: string; copy: EntityReference } | undefined;
+
 /** A reference (or a list of them) with its `href`; anything else as it is. */
 function withHref(known: ReadonlyMap<string, string>, baseUrl: string, value: unknown): unknown {
   if (Array.isArray(value)) {
@@ -129,7 +138,12 @@ function withHref(known: ReadonlyMap<string, string>, baseUrl: string, value: un
   const ref = value as Partial<EntityReference>;
   if (typeof ref.id !== 'string' || typeof ref.type !== 'string') return value;
   const collection = known.get(ref.type);
-  return collection === undefined ? value : { ...ref, href: `${baseUrl}/v1/${collection}/${ref.id}` };
+  if (collection === undefined) return value;
+  if (shared !== undefined && shared.ref === value && shared.baseUrl === baseUrl) return shared.copy;
+  const copy = { ...ref, href: `${baseUrl}/v1/${collection}/${ref.id}` } as EntityReference;
+  if (!Object.isFrozen(value)) return copy;
+  shared = { ref: value, baseUrl, copy: Object.freeze(copy) };
+  return copy;
 }
 
 /**

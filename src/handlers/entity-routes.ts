@@ -39,7 +39,8 @@ export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, 
       ...(typeof after === 'string' ? { after } : {}),
       filters,
     });
-    res.json({ data: items.map((s) => renderFor(ctx, def, req, s, fields)), paging });
+    const base = baseUrl(req);
+    res.json({ data: items.map((s) => render(ctx, def, s, fields, base)), paging });
   });
 
   router.post(prefix, (req, res) => {
