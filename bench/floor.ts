@@ -20,7 +20,7 @@ export interface FloorPoint {
   p99Ms: number;
 }
 
-/** From a trivial answer to more than the reference's most expensive write costs (≈ 160–270 µs of CPU). */
+/** From a trivial answer to more than the reference's most expensive scenario costs (a list page: ≈ 185–260 µs of CPU). */
 export const FLOOR_WORK_US = [0, 100, 200, 300] as const;
 
 const FLOOR_SCENARIO: Scenario = { name: 'floor', steps: () => [() => ({ method: 'GET', path: '/floor', expect: 200 })] };
