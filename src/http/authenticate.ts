@@ -53,7 +53,9 @@ export function authenticate(verifier: TokenVerifier, ensureUser: (name: string)
       const refused = error instanceof ApiError || error instanceof CatalogError ? ApiError.from(error) : undefined;
       return next(refused?.status === 400 ? ApiError.unauthorized(`Not Authorized! ${refused.message}`) : error);
     }
-    res.locals.identity = { ...principal, userId } satisfies RequestIdentity;
+    // Field by field: a spread with a field its source lacks (`{ ...principal, userId }`) takes
+    // V8's slow way, ≈ 0.45 µs on every request (docs/performance.md "What changed in phase 9").
+    res.locals.identity = { user: principal.user, roles: principal.roles, userId } satisfies RequestIdentity;
     next();
   };
   return (req, res, next) => {
