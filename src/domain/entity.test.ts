@@ -22,6 +22,12 @@ describe('withFields: a copy of an entity with fields set', () => {
     expect(Object.keys(withFields(base(), { displayName: 'D', version: 0.2 }))).toEqual([...Object.keys(base()), 'displayName']);
   });
 
+  it('copies_any_record_as_well_a_reference_given_its_href', () => {
+    const ref = { id: 'i', type: 'storageService', name: 'n', fullyQualifiedName: 'n', deleted: false };
+    expect(withFields(ref, { href: 'http://h/api/v1/services/storageServices/i' })).toStrictEqual({ ...ref, href: 'http://h/api/v1/services/storageServices/i' });
+    expect(ref).not.toHaveProperty('href');
+  });
+
   it('shares_nested_values_a_shallow_copy', () => {
     const entity = base();
     expect(withFields(entity, {}).tags).toBe(entity.tags);

@@ -208,7 +208,7 @@ function commitChange(ctx: CatalogContext, def: Kind, stored: StoredEntity, next
   if (isEmptyChange(change)) {
     // What changes without a version (followers, votes, usage) is written as it is; a request that
     // changes nothing writes nothing (no new object for the `--data` journal to record, src/persistence/changes.ts).
-    if (!changesNothing(before, next)) stored.entity = { ...next, version: before.version, updatedAt: before.updatedAt, updatedBy: before.updatedBy };
+    if (!changesNothing(before, next)) stored.entity = withFields(next, { version: before.version, updatedAt: before.updatedAt, updatedBy: before.updatedBy });
     return false;
   }
   next.version = isMajorChange(before, next, def.majorFields ?? []) ? nextMajor(before.version) : nextMinor(before.version);

@@ -10,7 +10,7 @@ import { jsonOfCompacted } from '../store/compact.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext, Kind, KindRegistry } from './context.ts';
 import type { Entity, EntityReference } from './entity.ts';
-import { referenceTo } from './entity.ts';
+import { referenceTo, withFields } from './entity.ts';
 import { maskConnection } from './secrets.ts';
 
 /** `all`: every field (write responses); otherwise the relationship fields asked for. */
@@ -140,7 +140,7 @@ function withHref(known: ReadonlyMap<string, string>, baseUrl: string, value: un
   const collection = known.get(ref.type);
   if (collection === undefined) return value;
   if (shared !== undefined && shared.ref === value && shared.baseUrl === baseUrl) return shared.copy;
-  const copy = { ...ref, href: `${baseUrl}/v1/${collection}/${ref.id}` } as EntityReference;
+  const copy = withFields(ref as EntityReference, { href: `${baseUrl}/v1/${collection}/${ref.id}` });
   if (!Object.isFrozen(value)) return copy;
   shared = { ref: value, baseUrl, copy: Object.freeze(copy) };
   return copy;

@@ -7,6 +7,7 @@ import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { Operation } from 'fast-json-patch';
 import type { CatalogContext, Kind } from '../domain/context.ts';
 import type { CreateRequest, Entity } from '../domain/entity.ts';
+import { withFields } from '../domain/entity.ts';
 import { createEntity, hardDelete, patchEntity, restoreEntity, softDelete, upsertEntity } from '../domain/lifecycle.ts';
 import { listEntities } from '../domain/listing.ts';
 import { parseFields, render } from '../domain/projection.ts';
@@ -163,5 +164,5 @@ export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, 
 
 /** An earlier version with its connection's secrets masked (a copy: the version itself is kept as it was). */
 function masked(version: Entity): Entity {
-  return { ...version, connection: maskConnection(version.connection) };
+  return withFields(version, { connection: maskConnection(version.connection) });
 }

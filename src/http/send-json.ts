@@ -5,8 +5,9 @@
  * general-purpose `send` (re-parsing the Content-Type to add the charset, a header read per
  * decision). Every answer of the API goes through here, so this is most of what a request costs. An
  * ETag already set is the answer's own (an entity's tag, src/domain/projection.ts `entityTag`:
- * docs/behaviour.md "Conditional requests") and is kept in place of the body's. Anything unusual (a 204/205/304 status, a Content-Type already set, a
- * Transfer-Encoding) goes through express's own path, unchanged.
+ * docs/behaviour.md "Conditional requests") and is kept in place of the body's. Anything unusual
+ * (a 204/205/304 status, a Content-Type already set, a Transfer-Encoding) goes through express's own
+ * path, unchanged.
  */
 import etag from 'etag';
 import type { Response } from 'express';
