@@ -60,6 +60,23 @@ describe('a request to the app as the server handler', () => {
   it('an error after the answer began closes the connection (the answer cannot become an error body)', async () => {
     await expect(request(served).get('/begun')).rejects.toThrow();
   });
+
+  it('a renderer that fails still leaves a 500 in the error shape', async () => {
+    const broken = express();
+    enterDirectly(
+      broken,
+      (_req, _res, next) => next(new ApiError(409, 'taken')),
+      () => {
+        throw new Error('the renderer has a bug');
+      },
+    );
+    const res = await request(broken).get('/anything');
+    expect([res.status, res.headers['content-type'], res.body]).toEqual([
+      500,
+      'application/json; charset=utf-8',
+      { code: 500, message: 'Internal server error: the error could not be rendered' },
+    ]);
+  });
 });
 
 describe('the app mounted in another express app', () => {

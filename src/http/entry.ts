@@ -33,6 +33,9 @@ export function requestClasses(app: Express): { IncomingMessage: typeof Incoming
 
 const isPrototypeOf = Object.prototype.isPrototypeOf;
 
+/** The answer when the error renderer itself fails: the error shape's two fields every profile has. */
+const RENDERER_FAILED = JSON.stringify({ code: 500, message: 'Internal server error: the error could not be rendered' });
+
 type Handle = (req: Request, res: Response, callback?: NextFunction) => void;
 
 export function enterDirectly(app: Express, pipeline: RequestHandler, renderError: ErrorRequestHandler): void {
@@ -61,12 +64,15 @@ export function enterDirectly(app: Express, pipeline: RequestHandler, renderErro
         abandon();
       }
     };
-    // What express's final handler does when the answer cannot be an error body (it has begun).
+    // The renderer could not answer: an answer already begun cannot become an error body, so its
+    // connection is closed (as express's final handler does); otherwise the renderer itself failed
+    // (a bug), and the client still gets a 500 in the error shape, written here without it.
     const abandon = (): void => {
       if (res.headersSent) req.socket.destroy();
       else {
         res.statusCode = 500;
-        res.end();
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        res.end(RENDERER_FAILED);
       }
     };
     req.next = done;
