@@ -5,7 +5,7 @@
  * jose checks `exp` against the same clock, so nothing here depends on the time it runs at.
  */
 import { decodeJwt, SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createVerifier, DEVELOPMENT_SECRET, signToken, TokenError, tokenLifetime, VERIFIER_CACHE_DEFAULTS } from './tokens.ts';
 
 const T0 = 1_900_000_000_000; // ms since the epoch, a whole second
@@ -122,5 +122,27 @@ describe('signToken: the lifetime is a time span jose reads, a bare number being
   it('without expires a token lives an hour', async () => {
     const { iat, exp } = decodeJwt(await signToken({}));
     expect(exp! - iat!).toBe(3600);
+  });
+
+  it('a token signed across a second boundary still lives exactly as asked', async () => {
+    // A clock 1 ms before a second's end that moves 1 ms at every reading: jose's `iat` and its
+    // relative `exp` would each read it once, in different seconds.
+    let ms = 1_700_000_000_999;
+    class TickingDate extends Date {
+      constructor(...args: [] | [number]) {
+        if (args.length === 0) super(ms++);
+        else super(...args);
+      }
+      static override now(): number {
+        return ms++;
+      }
+    }
+    vi.stubGlobal('Date', TickingDate);
+    try {
+      const { iat, exp } = decodeJwt(await signToken({ expires: '1h' }));
+      expect(exp! - iat!).toBe(3600);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -57,11 +57,19 @@ function timeSpan(expires: string): string {
  * `catalog-kit token` checks it with tokenLifetime first.
  */
 export async function signToken(options: { user?: string; role?: Role; roles?: Role[]; expires?: string; secret?: string; issuer?: string; audience?: string }): Promise<string> {
-  const jwt = new SignJWT({ roles: options.roles ?? [options.role ?? 'Admin'] })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(options.user ?? 'admin')
-    .setIssuedAt()
-    .setExpirationTime(timeSpan(options.expires ?? '1h'));
+  let jwt: SignJWT;
+  let issuedAt: number;
+  // jose reads the clock once for `iat` and again for a relative `exp`: across a second's boundary
+  // the token lived a second longer than asked (and `tokenLifetime('0s')` was 1). Built again until
+  // both readings fall in the one second `iat` states.
+  do {
+    issuedAt = Math.floor(Date.now() / 1000);
+    jwt = new SignJWT({ roles: options.roles ?? [options.role ?? 'Admin'] })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(options.user ?? 'admin')
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(timeSpan(options.expires ?? '1h'));
+  } while (Math.floor(Date.now() / 1000) !== issuedAt);
   if (options.issuer) jwt.setIssuer(options.issuer);
   if (options.audience) jwt.setAudience(options.audience);
   return jwt.sign(new TextEncoder().encode(options.secret ?? DEVELOPMENT_SECRET));
