@@ -1,9 +1,10 @@
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startApp } from '../../test/kit.ts';
 import { exportState } from '../admin/state.ts';
+import { softDelete } from '../domain/lifecycle.ts';
 import type { ChangeRecord } from './changes.ts';
 import { createPersister, journalPath, loadDataFile, oldJournalPath, writeFileAtomic } from './data-file.ts';
 
@@ -105,6 +106,17 @@ describe('journal: a write is answered once it is on disk', () => {
     ]);
     const second = await startApp({ fixtures: 'none', dataFile: file });
     expect(exportState(second.ctx).entities).toEqual(exportState(first.ctx).entities);
+  });
+
+  it("a change no answer waits for (an asynchronous delete's job) is journaled too, with no later write", async () => {
+    const file = newFile();
+    const app = await startApp({ fixtures: 'none', dataFile: file });
+    const created = await app.post('/api/v1/services/databaseServices', { name: 'later', ...SERVICE });
+    const id = created.body.id as string;
+    // What the job does after its 202: a delete outside any request.
+    app.ctx.store.atomically(() => softDelete(app.ctx, app.ctx.kinds.of('databaseService'), app.ctx.store.get(id)!, false, 'admin'));
+    const deletedOnDisk = () => records(journalPath(file)).some((r) => r.put?.some((p) => p.entity.id === id && p.entity.deleted === true));
+    await vi.waitFor(() => expect(deletedOnDisk()).toBe(true), { timeout: 2000, interval: 10 });
   });
 
   it('a rejected write records nothing', async () => {

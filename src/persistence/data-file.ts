@@ -193,6 +193,13 @@ export function createPersister(ctx: CatalogContext, path: string, loaded: DataF
     scheduled = true;
     setImmediate(commit);
   };
+  // Every change of the store is journaled soon after, also one no answer waits for: the job of an
+  // asynchronous delete (src/handlers/async-delete-routes.ts) runs after its 202, and when a commit
+  // was already under way its change stayed in memory until the next write or the shutdown.
+  ctx.store.subscribe(() => {
+    changed = true;
+    kick();
+  });
 
   const compact = () => {
     compacting = true;
