@@ -7,6 +7,7 @@
  * cannot drift from the document without failing loudly; the validators were compiled from the
  * document at build time (src/openapi/compiled.ts).
  */
+import type { ServerOptions } from 'node:http';
 import express from 'express';
 import type { Express } from 'express';
 import type { ProfileName } from './config/profiles.ts';
@@ -47,7 +48,7 @@ import { authorize } from './http/authorize.ts';
 import { bodyParsing } from './http/body-parsing.ts';
 import { compose, under } from './http/compose.ts';
 import { cors } from './http/cors.ts';
-import { enterDirectly } from './http/entry.ts';
+import { enterDirectly, requestClasses } from './http/entry.ts';
 import { requestLog } from './http/request-log.ts';
 import { jsonResponses, operationRoutes, unmatchedRoute } from './http/operation-routes.ts';
 import { errorRenderer } from './http/render-error.ts';
@@ -85,6 +86,13 @@ export interface CatalogApp {
   dev: DevTools;
   /** The webhook sender: delivers change events in the background (stop it when done). */
   webhooks: WebhookSender;
+  /**
+   * Options for `http.createServer(serverOptions, app)` (merge your own in): request and response
+   * classes that are express's from the start, so that no request changes an object's prototype,
+   * which V8 answers with slow property access for the whole request (src/http/entry.ts). The app
+   * answers the same without them; `startServer` uses them.
+   */
+  serverOptions: Pick<ServerOptions, 'IncomingMessage' | 'ServerResponse'>;
   /** Operations of the document that no route serves (a test keeps this empty). */
   unroutedOperations(): OperationEntry[];
 }
@@ -175,6 +183,7 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     },
     dev,
     webhooks,
+    serverOptions: requestClasses(app),
     unroutedOperations: () => routes.unrouted(),
   };
 }

@@ -3,7 +3,6 @@ import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AppOptions, CatalogApp } from './app.ts';
 import { createApp } from './app.ts';
-import { requestClasses } from './http/entry.ts';
 
 export interface ServerOptions extends AppOptions {
   port?: number;
@@ -119,7 +118,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       connectionsCheckingInterval: limits.connectionsCheckingInterval,
       maxHeaderSize: limits.maxHeaderSize,
       // Requests and responses that are express's from the start (src/http/entry.ts).
-      ...requestClasses(catalog.app),
+      ...catalog.serverOptions,
     },
     catalog.app,
   );
