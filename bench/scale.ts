@@ -5,11 +5,12 @@
  * minutes and stores exactly the same objects). Heap per stored entity = heap growth after a full GC
  * ÷ containers added; it counts the store's indexes too. GET by id and list page are timed at both
  * sizes with the same load, the two servers alternating in every round as the reference and the
- * baseline do: timed one after the other, once each, the ratio moved with the machine's load
- * between the two (0.80x to 1.65x for the same build, docs/performance.md).
+ * baseline do, and within a round in short turns (SLICES): timed one after the other, once each, the
+ * ratio moved with the machine's load between the two (0.80x to 1.65x for the same build,
+ * docs/performance.md).
  */
 import type { LoadOptions, Measurement } from './load.ts';
-import { runLoad } from './load.ts';
+import { runAlternating, runLoad } from './load.ts';
 import { SCENARIOS } from './scenarios.ts';
 import type { Target } from './targets.ts';
 import { call, startTarget } from './targets.ts';
@@ -49,6 +50,14 @@ interface SizeRuns {
 
 const scenario = (name: string) => SCENARIOS.find((s) => s.name === name)!;
 
+/**
+ * Each size's 3 s of a scenario, as 6 turns of 0.5 s alternating with the other size's: timed one
+ * after the other, once each, a slow second of the host fell on one size only, and the ratio went
+ * over 1.2x in four of five full runs where the step alone stayed within (docs/performance.md
+ * "What stands in the way").
+ */
+const SLICES = 6;
+
 function aim(target: Target, grown: Grown): void {
   target.ids = grown.ids;
   target.cursors = grown.cursors;
@@ -67,11 +76,14 @@ export async function runScale(small: number, large: number, load: LoadOptions, 
     for (const target of [smallTarget, largeTarget]) await runLoad(target, scenario('GET by id'), { ...load, duration: 1 }); // warm-up (JIT, lazy validators)
     const runs = { small: [] as Timed[], large: [] as Timed[] };
     for (let round = 0; round < rounds; round++) {
-      // Both sizes under one scenario, the one timed first alternating by round: [small, large].
+      // Both sizes under one scenario, in alternating slices ([small, large], the first alternating by round).
       const both = async (name: string): Promise<[Measurement, Measurement]> => {
-        if (round % 2 === 0) return [await runLoad(smallTarget, scenario(name), load), await runLoad(largeTarget, scenario(name), load)];
-        const atLarge = await runLoad(largeTarget, scenario(name), load);
-        return [await runLoad(smallTarget, scenario(name), load), atLarge];
+        if (round % 2 === 0) {
+          const [atSmall, atLarge] = await runAlternating([smallTarget, largeTarget], scenario(name), load, SLICES);
+          return [atSmall!, atLarge!];
+        }
+        const [atLarge, atSmall] = await runAlternating([largeTarget, smallTarget], scenario(name), load, SLICES);
+        return [atSmall!, atLarge!];
       };
       const [getById, listPage] = [await both('GET by id'), await both('list page')];
       runs.small.push({ getById: getById[0], listPage: listPage[0] });
