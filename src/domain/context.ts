@@ -217,4 +217,10 @@ export interface Kind {
    * fields, charts, features). A kind without it takes no part in lineage.
    */
   lineageChildren?(entity: Entity): readonly string[];
+  /**
+   * Where an entity of this kind keeps its columns, as a path of fields (`['columns']`,
+   * `['dataModel', 'columns']`): the server names each column `<entity FQN>.<column>`, a nested one
+   * `<column FQN>.<child>` (src/domain/column-names.ts).
+   */
+  readonly columnsAt?: readonly string[];
 }

@@ -14,6 +14,7 @@ import { addToFqn, quoteName } from '../resources/fqn.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext, Kind } from './context.ts';
 import { removeForGood } from './dependents.ts';
+import { withNamedColumns } from './column-names.ts';
 import type { ChangeDescription, CreateRequest, Entity, EntityReference, TagLabel } from './entity.ts';
 import { SYSTEM_FIELDS, referenceTo, withFields } from './entity.ts';
 import { findLive, resolvePatchedRefs, resolveRequestRefs, resolveTagLabels } from './references.ts';
@@ -83,7 +84,7 @@ function prepare(ctx: CatalogContext, def: Kind, request: CreateRequest, user: s
   if (Array.isArray(entity.columns)) resolveColumnTags(ctx, entity.columns);
 
   entity.fullyQualifiedName = def.fqn ? def.fqn(request, entity, ctx) : parent ? addToFqn(parent.entity.fullyQualifiedName, request.name) : quoteName(request.name);
-  return { entity, parent };
+  return { entity: withNamedColumns(def, entity), parent };
 }
 
 function resolveParentField(ctx: CatalogContext, def: Kind, field: string, value: unknown): StoredEntity {
@@ -202,8 +203,10 @@ export function applyChange(ctx: CatalogContext, def: Kind, stored: StoredEntity
 }
 
 /** `applyChange` without the event: the caller records one for its whole request. */
-function commitChange(ctx: CatalogContext, def: Kind, stored: StoredEntity, next: Entity, user: string): boolean {
+function commitChange(ctx: CatalogContext, def: Kind, stored: StoredEntity, given: Entity, user: string): boolean {
   const before = stored.entity;
+  // A column a change adds (or renames) is named like the others (src/domain/column-names.ts).
+  const next = withNamedColumns(def, given);
   const change = describeChange(before, next);
   if (isEmptyChange(change)) {
     // What changes without a version (followers, votes, usage) is written as it is; a request that

@@ -17,7 +17,10 @@ beforeAll(async () => {
 function expectEchoed(request: Body, body: Body): void {
   for (const [key, value] of Object.entries(request)) {
     const shown = body[key];
-    if (typeof value === 'string' && shown !== null && typeof shown === 'object') {
+    if (key === 'columns' && Array.isArray(value)) {
+      // Each column as given, named by the server `<entity FQN>.<column>` (src/domain/column-names.ts).
+      expect(shown, key).toEqual(value.map((column: Body) => ({ ...column, fullyQualifiedName: `${String(body.fullyQualifiedName)}.${String(column.name)}` })));
+    } else if (typeof value === 'string' && shown !== null && typeof shown === 'object') {
       expect((shown as Body).fullyQualifiedName, key).toBe(value);
       expect((shown as Body).id, key).toMatch(UUID);
     } else {

@@ -4,7 +4,7 @@
  * FQN, a nested part as `<parent>.<child>` (a name with a dot in quotes, as in FQNs). The kinds that
  * take part in lineage call these from their `lineageChildren` hook.
  */
-import { quoteName } from '../resources/fqn.ts';
+import { columnPart } from '../resources/fqn.ts';
 
 interface Named {
   name?: unknown;
@@ -16,7 +16,7 @@ export function nestedNames(columns: unknown, prefix = ''): string[] {
   if (!Array.isArray(columns)) return [];
   return (columns as Named[]).flatMap((column) => {
     if (typeof column?.name !== 'string') return [];
-    const name = `${prefix}${safeQuote(column.name)}`;
+    const name = `${prefix}${columnPart(column.name)}`;
     return [name, ...nestedNames(column.children, `${name}.`)];
   });
 }
@@ -24,12 +24,4 @@ export function nestedNames(columns: unknown, prefix = ''): string[] {
 /** The last part of each referenced entity's FQN below `parentFqn` (a dashboard's charts, a model's features). */
 export function namesBelow(parentFqn: string, fqns: readonly unknown[]): string[] {
   return fqns.filter((fqn): fqn is string => typeof fqn === 'string').map((fqn) => (fqn.startsWith(`${parentFqn}.`) ? fqn.slice(parentFqn.length + 1) : fqn));
-}
-
-function safeQuote(name: string): string {
-  try {
-    return quoteName(name);
-  } catch {
-    return name;
-  }
 }

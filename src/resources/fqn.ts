@@ -10,6 +10,15 @@ export function quoteName(name: string): string {
   return name.includes('.') ? `"${name}"` : name;
 }
 
+/**
+ * A part of an FQN the server names itself, below an entity (a column, a field): quoted as
+ * `quoteName` does, but a name it cannot quote (one with a `"`) is used as it is instead of refused,
+ * since the request named an entity, not this part.
+ */
+export function columnPart(name: string): string {
+  return name.includes('"') ? name : quoteName(name);
+}
+
 /** Appends a quoted name to a parent FQN. */
 export function addToFqn(parentFqn: string, name: string): string {
   return `${parentFqn}.${quoteName(name)}`;
