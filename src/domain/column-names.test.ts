@@ -44,21 +44,18 @@ describe('namedColumns: each column named below its parent, nested ones below th
     expect(named).not.toBe(entity);
   });
 
-  it('withNamedColumns leaves an entity of a kind without columns, or without any, as it is', () => {
-    const topic = { fullyQualifiedName: 'kafka.orders' } as unknown as Entity;
+  it.each([
+    // given: the kind and an entity; want: the entity itself back
+    { name: 'a kind without columns', type: 'topic', entity: { fullyQualifiedName: 'kafka.orders' } },
+    { name: 'an entity without any', type: 'table', entity: { fullyQualifiedName: 's.d.c.t' } },
+    { name: 'columns named already', type: 'table', entity: { fullyQualifiedName: 't', columns: [col('id', { fullyQualifiedName: 't.id' })] } },
+  ])('withNamedColumns leaves $name as it is', ({ type, entity }) => {
     expect(
       withNamedColumns(
-        KINDS.find((k) => k.type === 'topic')!,
-        topic,
+        KINDS.find((k) => k.type === type)!,
+        entity as unknown as Entity,
       ),
-    ).toBe(topic);
-    const empty = { fullyQualifiedName: 's.d.c.t' } as unknown as Entity;
-    expect(
-      withNamedColumns(
-        KINDS.find((k) => k.type === 'table')!,
-        empty,
-      ),
-    ).toBe(empty);
+    ).toBe(entity);
   });
 });
 
