@@ -37,6 +37,12 @@ describe('namedColumns: each column named below its parent, nested ones below th
     { type: 'table', entity: { fullyQualifiedName: 's.d.c.t', columns: [col('id')] }, at: (e: Body) => e.columns },
     { type: 'dashboardDataModel', entity: { fullyQualifiedName: 'bi.model.m', columns: [col('id')] }, at: (e: Body) => e.columns },
     { type: 'container', entity: { fullyQualifiedName: 's3.bucket', dataModel: { isPartitioned: true, columns: [col('id')] } }, at: (e: Body) => (e.dataModel as Body).columns },
+    {
+      type: 'topic',
+      entity: { fullyQualifiedName: 'kafka.orders', messageSchema: { schemaType: 'Avro', schemaFields: [col('id')] } },
+      at: (e: Body) => (e.messageSchema as Body).schemaFields,
+    },
+    { type: 'apiEndpoint', entity: { fullyQualifiedName: 'api.c.get', responseSchema: { schemaFields: [col('id')] } }, at: (e: Body) => (e.responseSchema as Body).schemaFields },
   ])("withNamedColumns: a $type's columns", ({ type, entity, at }) => {
     const def = KINDS.find((k) => k.type === type)!;
     const named = withNamedColumns(def, entity as unknown as Entity) as unknown as Body;
@@ -83,6 +89,33 @@ describe('through the API', () => {
     const table = await createTable(app);
     const patch = await app.patch(v1('tables', `/${table.id}`), [{ op: 'replace', path: '/columns/0/fullyQualifiedName', value: 'somewhere.else' }]);
     expect([patch.status, patch.body.version, patch.body.columns[0].fullyQualifiedName]).toEqual([200, 0.1, `${table.fqn}.order_id`]);
+  });
+
+  it("a topic's schema fields and an API endpoint's request and response fields are named", async () => {
+    await app.put(v1('services/messagingServices'), { name: 'kafka', serviceType: 'Kafka', connection: { config: { type: 'Kafka' } } });
+    const field = { name: 'order', dataType: 'RECORD', children: [{ name: 'id', dataType: 'LONG' }] };
+    const topic = await app.create('topics', {
+      name: app.unique('t'),
+      service: 'kafka',
+      partitions: 1,
+      messageSchema: { schemaType: 'Avro', schemaText: '{}', schemaFields: [field] },
+    });
+    const fqn = String(topic.fullyQualifiedName);
+    expect(fqnsOf((topic.messageSchema as Body).schemaFields)).toEqual([`${fqn}.order`, `${fqn}.order.id`]);
+    await app.put(v1('services/apiServices'), { name: 'api', serviceType: 'Rest', connection: { config: { type: 'Rest', openAPISchemaURL: 'https://api.example/openapi.json' } } });
+    await app.put(v1('apiCollections'), { name: 'orders', service: 'api' });
+    const endpoint = await app.create('apiEndpoints', {
+      name: app.unique('e'),
+      apiCollection: 'api.orders',
+      endpointURL: 'https://api.example/orders',
+      requestSchema: { schemaFields: [{ name: 'q', dataType: 'STRING' }] },
+      responseSchema: { schemaFields: [field] },
+    });
+    const at = String(endpoint.fullyQualifiedName);
+    expect([fqnsOf((endpoint.requestSchema as Body).schemaFields), fqnsOf((endpoint.responseSchema as Body).schemaFields)]).toEqual([
+      [`${at}.q`],
+      [`${at}.order`, `${at}.order.id`],
+    ]);
   });
 
   it("a dashboard data model's and a container's data model columns are named", async () => {

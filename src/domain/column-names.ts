@@ -1,8 +1,9 @@
 /**
- * Column FQNs (docs/behaviour.md "Fully qualified names"): the server names every column of an
- * entity that has columns (the kind's `columnsAt`) `<entity FQN>.<column>`, and a nested column
- * `<column FQN>.<child>`, on create and on every change, as OpenMetadata does (`ColumnUtil.setColumnFQN`
- * in its table, data model and container repositories). Whatever a request says a column's FQN is
+ * Column and schema field FQNs (docs/behaviour.md "Fully qualified names"): the server names every
+ * column or schema field of an entity (where the kind's `columnsAt` says they are) `<entity
+ * FQN>.<name>`, and a nested one `<parent's FQN>.<child>`, on create and on every change, as
+ * OpenMetadata does (`ColumnUtil.setColumnFQN` and `EntityUtil.setFieldFQN` in its table, data
+ * model, container, topic and API endpoint repositories). Whatever a request says such an FQN is
  * gives way to that name. Stored values are shared and frozen (src/store/compact.ts), so columns
  * are copied, never changed in place, and an entity whose columns are named already is returned
  * as it is.
@@ -12,6 +13,7 @@ import type { Kind } from './context.ts';
 import type { Entity, Schemas } from './entity.ts';
 import { withFields } from './entity.ts';
 
+/** A column, or a schema field (the same shape where names are concerned: `name`, `children`). */
 type Column = Schemas['Column'];
 
 /** `columns` named below `parentFqn`: the same array when every column (nested ones too) already has its name. */
@@ -30,9 +32,9 @@ export function namedColumns(parentFqn: string, columns: readonly Column[]): rea
 
 /** The entity with its columns named, or the entity itself when they are (or it has none). */
 export function withNamedColumns(def: Kind, entity: Entity): Entity {
-  const path = def.columnsAt;
-  if (!path?.length) return entity;
-  return renamedAt(entity, path, entity.fullyQualifiedName) as Entity;
+  let out = entity;
+  for (const path of def.columnsAt ?? []) if (path.length) out = renamedAt(out, path, entity.fullyQualifiedName) as Entity;
+  return out;
 }
 
 function renamedAt(holder: Record<string, unknown>, path: readonly string[], fqn: string): Record<string, unknown> {

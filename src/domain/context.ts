@@ -218,9 +218,10 @@ export interface Kind {
    */
   lineageChildren?(entity: Entity): readonly string[];
   /**
-   * Where an entity of this kind keeps its columns, as a path of fields (`['columns']`,
-   * `['dataModel', 'columns']`): the server names each column `<entity FQN>.<column>`, a nested one
-   * `<column FQN>.<child>` (src/domain/column-names.ts).
+   * Where an entity of this kind keeps its columns or schema fields, each place a path of fields
+   * (`[['columns']]`, `[['dataModel', 'columns']]`, a topic's `[['messageSchema', 'schemaFields']]`):
+   * the server names each one `<entity FQN>.<name>`, a nested one `<parent's FQN>.<child>`
+   * (src/domain/column-names.ts).
    */
-  readonly columnsAt?: readonly string[];
+  readonly columnsAt?: readonly (readonly string[])[];
 }

@@ -7,4 +7,8 @@ export const apiEndpoint = serviceAsset('apiEndpoint', 'apiEndpoints', 'ApiEndpo
   refFields: { apiCollection: { kinds: ['apiCollection'], by: 'fqn' } },
   prefixFilters: ['apiCollection'],
   lineageChildren: (entity) => nestedNames(((entity.responseSchema ?? entity.requestSchema) as { schemaFields?: unknown } | undefined)?.schemaFields),
+  columnsAt: [
+    ['requestSchema', 'schemaFields'],
+    ['responseSchema', 'schemaFields'],
+  ],
 });

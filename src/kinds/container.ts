@@ -15,6 +15,6 @@ export const container = serviceAsset('container', 'containers', 'Container', 's
   // docs/behaviour.md "Container and topic sample data".
   extraFields: { sampleData: (stored, ctx) => containerSampleDataOf(ctx, stored.entity.id) },
   lineageChildren: (entity) => nestedNames((entity.dataModel as { columns?: unknown } | undefined)?.columns),
-  columnsAt: ['dataModel', 'columns'],
+  columnsAt: [['dataModel', 'columns']],
   listFilters: { root: (value) => (String(value) === 'true' ? (e) => e.parent === undefined : undefined) },
 });

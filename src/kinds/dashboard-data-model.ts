@@ -12,5 +12,5 @@ export const dashboardDataModel = serviceAsset('dashboardDataModel', 'dashboard/
   majorFields: ['columns'],
   fqn: (request, entity) => addToFqn(addToFqn((entity.service as EntityReference).fullyQualifiedName!, 'model'), request.name),
   lineageChildren: (entity) => nestedNames(entity.columns),
-  columnsAt: ['columns'],
+  columnsAt: [['columns']],
 });

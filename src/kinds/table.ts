@@ -18,7 +18,7 @@ export const table = serviceAsset('table', 'tables', 'Table', 'databaseService',
   prefixFilters: ['database', 'databaseSchema'],
   majorFields: ['columns'],
   lineageChildren: (entity) => nestedNames(entity.columns),
-  columnsAt: ['columns'],
+  columnsAt: [['columns']],
   // docs/behaviour.md "Table data": `fields=tableProfilerConfig,sampleData,profile`.
   extraFields: {
     tableProfilerConfig: (stored, ctx) => structuredClone(profilerConfigOf(ctx, stored.entity.id)),

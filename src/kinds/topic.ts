@@ -8,4 +8,5 @@ export const topic = serviceAsset('topic', 'topics', 'Topic', 'messagingService'
   // docs/behaviour.md "Container and topic sample data".
   extraFields: { sampleData: (stored, ctx) => topicSampleDataOf(ctx, stored.entity.id) },
   lineageChildren: (entity) => nestedNames((entity.messageSchema as { schemaFields?: unknown } | undefined)?.schemaFields),
+  columnsAt: [['messageSchema', 'schemaFields']],
 });
