@@ -89,6 +89,8 @@ describe.skipIf(!available)(`docs in headless Chromium (${available ? CHROMIUM :
     // A named schema's properties are copied in from the Schemas section when opened.
     await page.locator('#op-createTable > summary').click();
     await page.locator('#op-createTable details.expand > summary', { hasText: 'CreateTable properties' }).click();
+    // The copy is made on the details' `toggle` event, which fires after the click returns.
+    await page.locator('#op-createTable details.expand table.props td.name code').first().waitFor();
     await expect(page.locator('#op-createTable details.expand table.props td.name code').allInnerTexts()).resolves.toEqual(
       expect.arrayContaining(['name', 'databaseSchema', 'columns']),
     );
