@@ -37,6 +37,17 @@ export function withNamedColumns(def: Kind, entity: Entity): Entity {
   return out;
 }
 
+/** The lists of columns or fields an entity holds where its kind's `columnsAt` says (those it has). */
+export function columnListsOf(def: Kind, entity: Entity): unknown[][] {
+  const lists: unknown[][] = [];
+  for (const path of def.columnsAt ?? []) {
+    let value: unknown = entity;
+    for (const field of path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[field] : undefined;
+    if (Array.isArray(value)) lists.push(value);
+  }
+  return lists;
+}
+
 function renamedAt(holder: Record<string, unknown>, path: readonly string[], fqn: string): Record<string, unknown> {
   const [field, ...rest] = path as [string, ...string[]];
   const value = holder[field];

@@ -213,15 +213,16 @@ export interface Kind {
   readonly csv?: CsvHook;
   /**
    * Entities of this kind can be the ends of lineage edges (docs/behaviour.md "Lineage"): the names,
-   * relative to the entity's FQN, of the parts column-level lineage may name on one (columns,
-   * fields, charts, features). A kind without it takes no part in lineage.
+   * relative to the entity's FQN, of the parts column-level lineage may name on one (charts,
+   * features, an endpoint's fields). A kind with `columnsAt` offers its columns without it; a kind
+   * with neither takes no part in lineage.
    */
   lineageChildren?(entity: Entity): readonly string[];
   /**
    * Where an entity of this kind keeps its columns or schema fields, each place a path of fields
    * (`[['columns']]`, `[['dataModel', 'columns']]`, a topic's `[['messageSchema', 'schemaFields']]`):
    * the server names each one `<entity FQN>.<name>`, a nested one `<parent's FQN>.<child>`
-   * (src/domain/column-names.ts).
+   * (src/domain/column-names.ts), and column-level lineage may name them (src/lineage/edges.ts).
    */
   readonly columnsAt?: readonly (readonly string[])[];
 }

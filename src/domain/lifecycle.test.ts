@@ -133,6 +133,16 @@ describe('create: a new entity at version 0.1 with its FQN, references, defaults
       },
     },
     {
+      given: "a container data model column's tag label: resolved as an entity's (name, source, label type, state)",
+      type: 'container',
+      request: () => ({
+        name: 'modelled',
+        service: 'lake',
+        dataModel: { isPartitioned: false, columns: [{ name: 'email', dataType: 'VARCHAR', tags: [{ tagFQN: 'pii.email' }] }] },
+      }),
+      want: { dataModel: { isPartitioned: false, columns: [expect.objectContaining({ tags: [expect.objectContaining({ ...LABEL, name: 'email' })] })] } },
+    },
+    {
       given: 'a tag: the defaults of its kind fill what the request leaves out',
       type: 'tag',
       request: () => ({ name: 'phone', classification: 'pii', description: 'A phone number' }),
@@ -267,6 +277,21 @@ describe('patch: a JSON Patch is a new version (+0.1, or +1.0 for a major field)
     },
     { given: 'read-only fields only', key: 'container:lake.raw', patches: [[{ op: 'replace', path: '/name', value: 'renamed' }]], want: { name: 'raw', version: 0.1 } },
     { given: 'an ML model algorithm (a major field)', key: 'mlmodel:ml.churn', patches: [[{ op: 'replace', path: '/algorithm', value: 'lightgbm' }]], want: { version: 1.1 } },
+    {
+      given: "a tag label added to a column: resolved as an entity's",
+      key: 'table:svc.db.sch.orders',
+      patches: [[{ op: 'add', path: '/columns/0/tags', value: [{ tagFQN: 'pii.email' }] }]],
+      want: {
+        version: 0.2,
+        columns: [expect.objectContaining({ name: 'id', tags: [expect.objectContaining({ ...LABEL, name: 'email' })] }), expect.objectContaining({ name: 'amount' })],
+      },
+    },
+    {
+      given: 'an unknown tag added to a column',
+      key: 'table:svc.db.sch.orders',
+      patches: [[{ op: 'add', path: '/columns/0/tags', value: [{ tagFQN: 'pii.nothing' }] }]],
+      want: { kind: 'notFound', message: 'tag instance for pii.nothing not found' },
+    },
     {
       given: 'deleted set',
       key: 'container:lake.raw',

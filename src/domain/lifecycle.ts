@@ -14,7 +14,7 @@ import { addToFqn, quoteName } from '../resources/fqn.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext, Kind } from './context.ts';
 import { removeForGood } from './dependents.ts';
-import { withNamedColumns } from './column-names.ts';
+import { columnListsOf, withNamedColumns } from './column-names.ts';
 import type { ChangeDescription, CreateRequest, Entity, EntityReference, TagLabel } from './entity.ts';
 import { SYSTEM_FIELDS, referenceTo, withFields } from './entity.ts';
 import { findLive, resolvePatchedRefs, resolveRequestRefs, resolveTagLabels } from './references.ts';
@@ -81,7 +81,7 @@ function prepare(ctx: CatalogContext, def: Kind, request: CreateRequest, user: s
   if (Array.isArray(request.tags)) entity.tags = resolveTagLabels(ctx, request.tags as TagLabel[]);
   // Custom property values, checked against the type's properties (docs/behaviour.md "Custom properties").
   if (entity.extension !== undefined) entity.extension = checkExtension(ctx, def, entity.extension) as Entity['extension'];
-  if (Array.isArray(entity.columns)) resolveColumnTags(ctx, entity.columns);
+  resolveColumnTagsOf(ctx, def, entity);
 
   entity.fullyQualifiedName = def.fqn ? def.fqn(request, entity, ctx) : parent ? addToFqn(parent.entity.fullyQualifiedName, request.name) : quoteName(request.name);
   return { entity: withNamedColumns(def, entity), parent };
@@ -91,6 +91,11 @@ function resolveParentField(ctx: CatalogContext, def: Kind, field: string, value
   const refField = def.refFields?.[field];
   if (!refField) throw new Error(`kind ${def.type}: parent field ${field} has no refField`);
   return findLive(ctx, refField.kinds, refField.by, value);
+}
+
+/** The tag labels of every column or field of the entity (where its kind's `columnsAt` says), resolved as an entity's are: 404 for an unknown tag. */
+function resolveColumnTagsOf(ctx: CatalogContext, def: Kind, entity: Entity): void {
+  for (const columns of columnListsOf(def, entity)) resolveColumnTags(ctx, columns);
 }
 
 function resolveColumnTags(ctx: CatalogContext, columns: unknown[]): void {
@@ -256,6 +261,7 @@ export function patchEntity(ctx: CatalogContext, def: Kind, stored: StoredEntity
   const problems = ctx.validators.validate(def.schema, patched);
   if (problems.length) throw CatalogError.badRequest(`Invalid ${def.type} after patch: ${detailsText(problems)}`, problems);
   resolvePatchedRefs(ctx, def, patched);
+  resolveColumnTagsOf(ctx, def, patched);
   if (JSON.stringify(patched.extension) !== JSON.stringify(stored.entity.extension))
     patched.extension = checkExtension(ctx, def, patched.extension, stored.entity.extension) as Entity['extension'];
   applyChange(ctx, def, stored, patched, user);

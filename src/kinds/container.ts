@@ -4,7 +4,6 @@
  * containers inside it and `?root=true` lists only those directly under a service.
  */
 import { containerSampleDataOf } from '../domain/asset-sample-data.ts';
-import { nestedNames } from '../lineage/children.ts';
 import { SERVICE_PARENT, serviceAsset } from './shapes.ts';
 
 export const container = serviceAsset('container', 'containers', 'Container', 'storageService', {
@@ -14,7 +13,6 @@ export const container = serviceAsset('container', 'containers', 'Container', 's
   childFields: { children: 'container' },
   // docs/behaviour.md "Container and topic sample data".
   extraFields: { sampleData: (stored, ctx) => containerSampleDataOf(ctx, stored.entity.id) },
-  lineageChildren: (entity) => nestedNames((entity.dataModel as { columns?: unknown } | undefined)?.columns),
   columnsAt: [['dataModel', 'columns']],
   listFilters: { root: (value) => (String(value) === 'true' ? (e) => e.parent === undefined : undefined) },
 });

@@ -3,7 +3,6 @@
  * DashboardDataModelResource): the columns its dashboards and charts are built on. Its FQN is
  * `<service>.model.<name>`; a removed or retyped column is a major version change, as for tables.
  */
-import { nestedNames } from '../lineage/children.ts';
 import type { EntityReference } from '../domain/entity.ts';
 import { addToFqn } from '../resources/fqn.ts';
 import { serviceAsset } from './shapes.ts';
@@ -11,6 +10,5 @@ import { serviceAsset } from './shapes.ts';
 export const dashboardDataModel = serviceAsset('dashboardDataModel', 'dashboard/datamodels', 'DashboardDataModel', 'dashboardService', {
   majorFields: ['columns'],
   fqn: (request, entity) => addToFqn(addToFqn((entity.service as EntityReference).fullyQualifiedName!, 'model'), request.name),
-  lineageChildren: (entity) => nestedNames(entity.columns),
   columnsAt: [['columns']],
 });

@@ -8,7 +8,6 @@
 import { columnRowsCsv } from '../csv/column-rows.ts';
 import { customMetricsOf } from '../domain/table-columns.ts';
 import { latestTableProfile, profilerConfigOf, sampleDataOf } from '../domain/table-data.ts';
-import { nestedNames } from '../lineage/children.ts';
 import { serviceAsset } from './shapes.ts';
 
 export const table = serviceAsset('table', 'tables', 'Table', 'databaseService', {
@@ -17,7 +16,6 @@ export const table = serviceAsset('table', 'tables', 'Table', 'databaseService',
   relationshipFields: ['tableProfilerConfig', 'sampleData', 'profile', 'customMetrics', 'usageSummary', 'testSuite'],
   prefixFilters: ['database', 'databaseSchema'],
   majorFields: ['columns'],
-  lineageChildren: (entity) => nestedNames(entity.columns),
   columnsAt: [['columns']],
   // docs/behaviour.md "Table data": `fields=tableProfilerConfig,sampleData,profile`.
   extraFields: {

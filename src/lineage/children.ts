@@ -2,7 +2,8 @@
  * The parts of an entity that column-level lineage may name (docs/behaviour.md "Lineage"), as
  * OpenMetadata's `LineageRepository.getChildrenNames` reads them: names relative to the entity's
  * FQN, a nested part as `<parent>.<child>` (a name with a dot in quotes, as in FQNs). The kinds that
- * take part in lineage call these from their `lineageChildren` hook.
+ * take part in lineage call these from their `lineageChildren` hook, and lineage itself for the
+ * columns of a kind's `columnsAt` (src/lineage/edges.ts).
  */
 import { columnPart } from '../resources/fqn.ts';
 

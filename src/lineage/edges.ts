@@ -13,6 +13,8 @@ import { CatalogError } from '../domain/errors.ts';
 import type { CatalogContext, Kind } from '../domain/context.ts';
 import type { EntityReference, Schemas } from '../domain/entity.ts';
 import { referenceTo } from '../domain/entity.ts';
+import { columnListsOf } from '../domain/column-names.ts';
+import { nestedNames } from './children.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import { ANY_ENTITY, sideValue } from '../store/side-data.ts';
 
@@ -56,17 +58,20 @@ export function findEndByFqn(ctx: CatalogContext, type: string, fqn: string, liv
   return stored;
 }
 
-/** OpenMetadata's `getChildrenNames`: a kind without `lineageChildren` takes no part in lineage (400). */
-function lineageKind(ctx: CatalogContext, end: StoredEntity): Kind & Required<Pick<Kind, 'lineageChildren'>> {
+/**
+ * OpenMetadata's `getChildrenNames`: the parts of an end that column-level lineage may name, its
+ * kind's `lineageChildren` or else its columns (`columnsAt`); a kind with neither takes no part in
+ * lineage (400).
+ */
+function lineageParts(ctx: CatalogContext, end: StoredEntity): ReadonlySet<string> {
   const kind = kindNamed(ctx, end.type);
-  if (!kind?.lineageChildren) throw CatalogError.badRequest(`Unsupported Entity Type ${end.type} for lineage`);
-  return kind as Kind & Required<Pick<Kind, 'lineageChildren'>>;
+  if (kind?.lineageChildren) return new Set(kind.lineageChildren(end.entity));
+  if (kind?.columnsAt) return new Set(columnListsOf(kind, end.entity).flatMap((columns) => nestedNames(columns)));
+  throw CatalogError.badRequest(`Unsupported Entity Type ${end.type} for lineage`);
 }
 
 /** Column lineage names columns of its ends by FQN: `<end FQN>.<column>` (400 `Invalid column name <c>`). */
-function checkColumns(ctx: CatalogContext, from: StoredEntity, to: StoredEntity, details: LineageDetails): void {
-  const fromColumns = new Set(lineageKind(ctx, from).lineageChildren(from.entity));
-  const toColumns = new Set(lineageKind(ctx, to).lineageChildren(to.entity));
+function checkColumns(from: StoredEntity, to: StoredEntity, details: LineageDetails, fromColumns: ReadonlySet<string>, toColumns: ReadonlySet<string>): void {
   const belongs = (column: string | undefined, end: StoredEntity, names: ReadonlySet<string>): boolean => {
     if (column === undefined) return false;
     const prefix = `${end.entity.fullyQualifiedName}.`;
@@ -95,15 +100,15 @@ export function addEdge(ctx: CatalogContext, body: AddLineage, user: string): Li
   const { edge } = body;
   const from = findEnd(ctx, edge.fromEntity.type, edge.fromEntity.id, true);
   const to = findEnd(ctx, edge.toEntity.type, edge.toEntity.id, true);
-  lineageKind(ctx, from);
-  lineageKind(ctx, to);
+  const fromParts = lineageParts(ctx, from);
+  const toParts = lineageParts(ctx, to);
   if (from.entity.id === to.entity.id) throw CatalogError.badRequest(`An entity cannot be upstream of itself: ${from.type} ${from.entity.fullyQualifiedName}`);
   const details: LineageDetails = structuredClone(edge.lineageDetails ?? {});
   if (details.pipeline) {
     const pipeline = findEnd(ctx, details.pipeline.type, details.pipeline.id, true);
     details.pipeline = referenceTo(pipeline.type, pipeline.entity) as EntityReference;
   }
-  checkColumns(ctx, from, to, details);
+  checkColumns(from, to, details, fromParts, toParts);
   const now = ctx.now();
   details.source ??= 'Manual';
   details.createdAt = now;
