@@ -10,6 +10,7 @@ import type { CreateRequest, Entity } from '../domain/entity.ts';
 import { withFields } from '../domain/entity.ts';
 import { createEntity, hardDelete, patchEntity, restoreEntity, softDelete, upsertEntity } from '../domain/lifecycle.ts';
 import { listEntities } from '../domain/listing.ts';
+import { keptPage, renderAnswer } from '../domain/kept-answers.ts';
 import { parseFields, render } from '../domain/projection.ts';
 import { maskConnection } from '../domain/secrets.ts';
 import { identityOf } from '../http/authenticate.ts';
@@ -30,18 +31,22 @@ export function mountEntityRoutes(router: OperationRoutes, ctx: CatalogContext, 
 
   router.get(prefix, (req, res) => {
     const fields = parseFields(ctx, def, queryValue(req, 'fields'));
-    const filters = Object.fromEntries(Object.entries(req.query as Record<string, unknown>).filter(([k]) => !LIST_PARAMS.has(k)));
-    const before = queryValue(req, 'before');
-    const after = queryValue(req, 'after');
-    const { items, paging } = listEntities(ctx, def, {
-      include: queryInclude(req),
-      limit: queryInt(req, 'limit', 10),
-      ...(typeof before === 'string' ? { before } : {}),
-      ...(typeof after === 'string' ? { after } : {}),
-      filters,
-    });
     const base = baseUrl(req);
-    res.json({ data: items.map((s) => render(ctx, def, s, fields, base)), paging });
+    const page = () => {
+      const filters = Object.fromEntries(Object.entries(req.query as Record<string, unknown>).filter(([k]) => !LIST_PARAMS.has(k)));
+      const before = queryValue(req, 'before');
+      const after = queryValue(req, 'after');
+      const { items, paging } = listEntities(ctx, def, {
+        include: queryInclude(req),
+        limit: queryInt(req, 'limit', 10),
+        ...(typeof before === 'string' ? { before } : {}),
+        ...(typeof after === 'string' ? { after } : {}),
+        filters,
+      });
+      return { data: items.map((s) => renderAnswer(ctx, def, s, fields, base)), paging };
+    };
+    // Without relationship fields, a page shows only entities of this kind: kept until one changes.
+    res.json(fields !== 'all' && fields.size === 0 ? keptPage(ctx, def.type, `${base} ${req.originalUrl}`, page) : page());
   });
 
   router.post(prefix, (req, res) => {

@@ -5,7 +5,7 @@ import type { Entity } from '../domain/entity.ts';
 import type { Include } from '../domain/listing.ts';
 import { matchesInclude } from '../domain/listing.ts';
 import type { FieldSelection } from '../domain/projection.ts';
-import { render } from '../domain/projection.ts';
+import { renderAnswer } from '../domain/kept-answers.ts';
 import { ApiError } from '../http/errors.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 
@@ -56,8 +56,9 @@ export function baseUrl(req: Request): string {
   return `${req.protocol}://${req.get('host') ?? '127.0.0.1'}/api`;
 }
 
+/** The answer for `fields`: when none is asked for, the kept one (src/domain/kept-answers.ts: frozen, not to be changed). */
 export function renderFor(ctx: CatalogContext, def: Kind, req: Request, stored: StoredEntity, fields: FieldSelection = 'all'): Entity {
-  return render(ctx, def, stored, fields, baseUrl(req));
+  return renderAnswer(ctx, def, stored, fields, baseUrl(req));
 }
 
 /** OpenMetadata's change header (docs/behaviour.md "Upsert", "Delete and restore"). */

@@ -14,6 +14,7 @@
 import type { Request } from 'express';
 import type { CompiledFunction, CompiledValidators, OperationEntry } from '../openapi/compiled.ts';
 import { detailsMessage, detailsText, requestDetails, responseDetails } from '../openapi/validation-details.ts';
+import { keptText } from '../domain/kept-answers.ts';
 import { hasBody } from './compose.ts';
 import { ApiError } from './errors.ts';
 import type { ErrorDetail } from './errors.ts';
@@ -60,6 +61,11 @@ function selectMediaType(content: Record<string, string | null>, mediaType: stri
   return '*/*' in content ? '*/*' : undefined;
 }
 
+/** An object holding a `data` array: the shape of a page. */
+function isPage(value: unknown): value is { data: unknown[] } {
+  return typeof value === 'object' && value !== null && Array.isArray((value as { data?: unknown }).data);
+}
+
 export function bindOperation(entry: OperationEntry, compiled: CompiledValidators): BoundOperation {
   const params = entry.params ? lookup(compiled.params, entry.params) : undefined;
   const body = entry.body;
@@ -71,6 +77,15 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
     responses.set(status, new Map(Object.entries(content).map(([mediaType, name]) => [mediaType, name ? lookup(compiled.responses, name) : undefined])));
   }
   const where = `${entry.method} ${entry.path}`;
+  const pages = new Set(entry.pages ?? []);
+
+  /** Throws when `checked` is invalid, with the details of `whole` (a page's, when only some of its items were checked). */
+  const check = (validate: CompiledFunction, status: number, checked: unknown, whole: unknown): void => {
+    if (validate(checked)) return;
+    if (whole !== checked) validate(whole);
+    const details = responseDetails(validate.errors);
+    throw new ResponseValidationError(`the ${status} response of ${where} does not match the document: ${detailsText(details)}`, details);
+  };
 
   const checkParams = (req: Request, params: CompiledFunction): void => {
     // express 5 parses `req.query` anew on every read: keep one object, so the coerced values stay.
@@ -127,14 +142,28 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
     },
     validateResponse(status, value) {
       // The status's own entry, then its range (`4XX`), then `default`, as OpenAPI reads them.
-      const byType = responses.get(String(status)) ?? responses.get(`${Math.floor(status / 100)}XX`) ?? responses.get('default');
+      const key = responses.has(String(status)) ? String(status) : responses.has(`${Math.floor(status / 100)}XX`) ? `${Math.floor(status / 100)}XX` : 'default';
+      const byType = responses.get(key);
       if (!byType) throw new ResponseValidationError(`status ${status} is not documented for ${where}`, []);
       if (byType.size === 0) return;
       const validate = byType.get('application/json') ?? byType.values().next().value;
-      if (validate && !validate(value)) {
-        const details = responseDetails(validate.errors);
-        throw new ResponseValidationError(`the ${status} response of ${where} does not match the document: ${detailsText(details)}`, details);
+      if (!validate) return;
+      // A kept answer (src/domain/kept-answers.ts) is frozen and the same every time it is sent: it
+      // remembers the validators it has passed, and one check stands for every time. A page
+      // (`pages`) is checked with only its items not found valid yet: its schema checks each item
+      // on its own (scripts/compile-validators.ts `isItemwisePage`), so that is the whole check.
+      const kept = keptText(value);
+      if (kept?.passed.includes(validate)) return;
+      if (pages.has(key) && isPage(value)) {
+        const data = value.data;
+        const passed = (item: unknown) => keptText(item)?.passed.includes(validate) === true;
+        const fresh = data.some(passed) ? data.filter((item) => !passed(item)) : data;
+        check(validate, status, fresh === data ? value : { ...value, data: fresh }, value);
+        for (const item of fresh) keptText(item)?.passed.push(validate);
+      } else {
+        check(validate, status, value, value);
       }
+      kept?.passed.push(validate);
     },
   };
 }
