@@ -120,7 +120,9 @@ type FieldProvider = (stored: StoredEntity, ctx: CatalogContext) => unknown;
 
 /**
  * A list query parameter that is not an FQN prefix: given the parameter's value, the test an entity
- * must pass, or undefined when that value filters nothing (`root=false`).
+ * must pass, or undefined when that value filters nothing (`root=false`). The test reads the entity
+ * alone, nothing else of the store: a list page is kept until an entity of its kind changes
+ * (src/domain/kept-answers.ts).
  */
 export type ListFilter = (value: unknown) => ((entity: Entity) => boolean) | undefined;
 
