@@ -127,6 +127,20 @@ describe('state import: a history is the JSON texts of earlier versions', () => 
   });
 });
 
+describe('state import: what an older export lacks', () => {
+  it("a table exported before columns were named gets its columns' FQNs, as a write gives them", async () => {
+    const state = await exported(await demo());
+    const table = state.entities.find((item) => item.type === 'table' && item.entity.fullyQualifiedName === ORDERS)!;
+    const columns = table.entity.columns as { name: string; fullyQualifiedName?: string }[];
+    expect(columns.length).toBeGreaterThan(2);
+    for (const column of columns) delete column.fullyQualifiedName;
+    const target = await startApp({ fixtures: 'none', at: NOW });
+    await target.put('/__admin/state', state).expect(200);
+    const read = (await target.get(`/api/v1/tables/${String(table.entity.id)}?fields=columns`).expect(200)).body as { columns: { name: string; fullyQualifiedName: string }[] };
+    expect(read.columns.map((c) => c.fullyQualifiedName)).toEqual(columns.map((c) => `${ORDERS}.${c.name}`));
+  });
+});
+
 describe('admin reset: the side data goes back to the fixtures', () => {
   it('reset drops side data written since the start, test case results included', async () => {
     const catalog = await demo();

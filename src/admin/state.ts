@@ -5,6 +5,7 @@
  * test case results, data contract results). An import replaces the state; ids, versions, FQNs and
  * side data come back exactly as exported. Everything is in the store, so clearing it clears all.
  */
+import { withNamedColumns } from '../domain/column-names.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import type { Entity } from '../domain/entity.ts';
 import { ApiError } from '../http/errors.ts';
@@ -61,9 +62,14 @@ export function importState(ctx: CatalogContext, state: unknown): number {
     histories.push(versionsOf(item.type, entity.id, item.history));
   }
   const side = checkSideData(ctx, value.sideData, typeOf);
+  const kinds = new Map(ctx.kinds.all.map((kind) => [kind.type, kind]));
   clearState(ctx);
   for (const [i, item] of value.entities.entries()) {
-    const stored = ctx.store.insert(item.type, structuredClone(item.entity), item.parentId);
+    // A state written before the server named columns (and a topic's or an API endpoint's fields)
+    // gets their FQNs as a write gives them (src/domain/column-names.ts); a named one is unchanged.
+    const kind = kinds.get(item.type);
+    const entity = structuredClone(item.entity);
+    const stored = ctx.store.insert(item.type, kind ? withNamedColumns(kind, entity) : entity, item.parentId);
     stored.history.push(...histories[i]!);
     stored.deletedBy = item.deletedBy;
   }
