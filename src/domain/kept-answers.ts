@@ -120,7 +120,7 @@ function keptOf(ctx: CatalogContext): Kept {
 
 function keep<T extends object>(answer: T): T {
   Object.freeze(answer);
-  texts.set(answer, { text: answerTextOf(answer) ?? 'null', tag: undefined, passed: [] });
+  texts.set(answer, { text: jsonOf(answer) ?? 'null', tag: undefined, passed: [] });
   return answer;
 }
 
@@ -166,16 +166,11 @@ export function keptText(value: unknown): KeptText | undefined {
 }
 
 /**
- * `JSON.stringify(body)`, with the kept text of every kept answer in it: the body itself, or the
- * items of an array held by a plain object (a list page's `data`). Anything else is stringified.
+ * `JSON.stringify(body)`, with the kept texts of the kept answers a plain object holds in an array
+ * (a page's `data`) written in. A kept answer's own text is `keptText(body).text`: src/http/send-json.ts
+ * reads that first, so this does not look it up again.
  */
 export function jsonOf(body: unknown): string | undefined {
-  const own = keptText(body);
-  return own !== undefined ? own.text : answerTextOf(body);
-}
-
-/** A JSON text's worth of `body`: a raw text for a body holding kept answers, else `body` itself for `JSON.stringify`. */
-function answerTextOf(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return JSON.stringify(body);
   if (Array.isArray(body) || Object.getPrototypeOf(body) !== Object.prototype || !holdsKeptAnswers(body as Record<string, unknown>)) return JSON.stringify(body);
   let out = '{';

@@ -142,7 +142,8 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
     },
     validateResponse(status, value) {
       // The status's own entry, then its range (`4XX`), then `default`, as OpenAPI reads them.
-      const key = responses.has(String(status)) ? String(status) : responses.has(`${Math.floor(status / 100)}XX`) ? `${Math.floor(status / 100)}XX` : 'default';
+      let key = String(status);
+      if (!responses.has(key)) key = responses.has(`${Math.floor(status / 100)}XX`) ? `${Math.floor(status / 100)}XX` : 'default';
       const byType = responses.get(key);
       if (!byType) throw new ResponseValidationError(`status ${status} is not documented for ${where}`, []);
       if (byType.size === 0) return;
