@@ -191,29 +191,6 @@ function resolveComponent(doc: OpenApiDocument, node: unknown, section: string):
   return current ?? {};
 }
 
-/** Keys a page's schema may have for its answer to be checked item by item (`isItemwisePage`). */
-const PAGE_KEYS = new Set(['type', 'required', 'properties', 'additionalProperties']);
-
-/**
- * Whether a JSON answer of this schema is a page whose items are checked each on its own: an object
- * (no keyword but `type`, `required`, `properties`, `additionalProperties`) whose `data` is
- * `type: array` with `items` and nothing else (no `minItems`, `uniqueItems`, `contains`...). Such an
- * answer is valid exactly when it is with only some of its items, and each item is: the server
- * checks the items it has already found valid only once (src/http/operation-validation.ts).
- */
-export function isItemwisePage(doc: OpenApiDocument, schema: unknown): boolean {
-  let current = stripDocumentation(schema) as Json;
-  for (let i = 0; i < 10 && typeof current.$ref === 'string'; i++) {
-    const name = componentName(current.$ref);
-    if (name === undefined || Object.keys(current).length !== 1) return false;
-    current = stripDocumentation(doc.components.schemas[name]) as Json;
-    if (!current) return false;
-  }
-  if (current.type !== 'object' || !Object.keys(current).every((key) => PAGE_KEYS.has(key))) return false;
-  const data = (current.properties as Record<string, Json> | undefined)?.data;
-  return data !== undefined && data.type === 'array' && data.items !== undefined && Object.keys(data).length === 2;
-}
-
 interface Units {
   params: Unit;
   requests: Unit;
@@ -277,8 +254,6 @@ function compileDocument(units: Units, docName: string, base: OpenApiDocument, v
             content[mediaType] = media.schema ? schemaOf(units.responses, media.schema, variant) : null;
           }
           entry.responses[status] = content;
-          const json = (resolved.content as Record<string, Json> | undefined)?.['application/json'];
-          if (json?.schema !== undefined && isItemwisePage(doc, json.schema)) (entry.pages ??= []).push(status);
         }
         entries.push(entry);
       }

@@ -1,13 +1,12 @@
 /**
- * The express app factory. `createApp` builds the catalog context and the start-up state, then
- * names the request pipeline, in order, one stage per line: CORS → request log → durable writes →
- * docs → body parsing → Admin API → injected latency and errors → authentication → the route of a
- * documented operation (request validation → `Prefer: code=` → authorisation → handler → response
- * validation) → error rendering. Request AND response validation are on by default, so the server
- * cannot drift from the document without failing loudly; the validators were compiled from the
- * document at build time (src/openapi/compiled.ts).
+ * The express app factory. `createApp` builds the catalog context and the start-up state, the API's
+ * routes and its transport-neutral dispatcher (src/http/dispatcher.ts: authentication → request
+ * validation → `Prefer: code=` → authorisation → handler → response validation → error rendering),
+ * then the express app around it, one stage per line: CORS → request log → docs pages → the Admin
+ * API → the API → 404 → errors met on the way. Request AND response validation are on by default,
+ * so the server cannot drift from the document without failing loudly; the validators were compiled
+ * from the document at build time (src/openapi/compiled.ts).
  */
-import type { ServerOptions } from 'node:http';
 import express from 'express';
 import type { Express } from 'express';
 import type { ProfileName } from './config/profiles.ts';
@@ -37,27 +36,31 @@ import { mountPipelineStatusRoutes } from './handlers/pipeline-status-routes.ts'
 import { mountTagAssetRoutes } from './handlers/tag-asset-routes.ts';
 import { mountTeamMemberRoutes } from './handlers/team-member-routes.ts';
 import { mountTestCaseResultRoutes } from './handlers/test-case-result-routes.ts';
+import { adminRoutes, loadAdminDocument } from './admin/admin-routes.ts';
 import type { DevTools, DevToolsOptions } from './admin/dev-tools.ts';
-import { adminApi, docsPages, injectedFaults, setupDevTools } from './admin/dev-tools.ts';
+import { setupDevTools } from './admin/dev-tools.ts';
+import { injectFaults } from './admin/injection.ts';
 import { preferCode } from './admin/prefer-code.ts';
+import { docsRouter } from './docs/docs-routes.ts';
 import { mountSystemRoutes } from './handlers/system-routes.ts';
 import { mountLineageRoutes } from './handlers/lineage-routes.ts';
 import { mountMetadataTypeRoutes } from './handlers/metadata-type-routes.ts';
 import { authenticate } from './http/authenticate.ts';
 import { authorize } from './http/authorize.ts';
-import { bodyParsing } from './http/body-parsing.ts';
-import { compose, under } from './http/compose.ts';
 import { cors } from './http/cors.ts';
-import { enterDirectly, requestClasses } from './http/entry.ts';
+import type { Dispatcher } from './http/dispatcher.ts';
+import { createDispatcher } from './http/dispatcher.ts';
+import { ApiError } from './http/errors.ts';
+import { dispatchTo, renderErrors, send } from './http/express-adapter.ts';
 import { requestLog } from './http/request-log.ts';
-import { jsonResponses, operationRoutes, unmatchedRoute } from './http/operation-routes.ts';
+import { operationRoutes } from './http/operation-routes.ts';
 import { errorRenderer } from './http/render-error.ts';
 import { compiledValidators, operationsOf } from './openapi/compiled.ts';
 import type { OperationEntry } from './openapi/compiled.ts';
 import { readDocument } from './openapi/document.ts';
 import type { OpenApiDocument } from './openapi/document.ts';
 import { createSchemaValidators } from './openapi/schema-validators.ts';
-import { durableWrites } from './persistence/durable-writes.ts';
+import type { Persister } from './persistence/data-file.ts';
 import { KINDS } from './kinds/index.ts';
 import { kindRegistry } from './kinds/registry.ts';
 import { userIds } from './kinds/user.ts';
@@ -86,13 +89,8 @@ export interface CatalogApp {
   dev: DevTools;
   /** The webhook sender: delivers change events in the background (stop it when done). */
   webhooks: WebhookSender;
-  /**
-   * Options for `http.createServer(serverOptions, app)` (merge your own in): request and response
-   * classes that are express's from the start, so that no request changes an object's prototype,
-   * which V8 answers with slow property access for the whole request (src/http/entry.ts). The app
-   * answers the same without them; `startServer` uses them.
-   */
-  serverOptions: Pick<ServerOptions, 'IncomingMessage' | 'ServerResponse'>;
+  /** The API's dispatcher: a plain request in, a plain response out, no port (src/http/dispatcher.ts). */
+  dispatch: Dispatcher;
   /** Operations of the document that no route serves (a test keeps this empty). */
   unroutedOperations(): OperationEntry[];
 }
@@ -117,16 +115,7 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   // After the start-up state is loaded: its fixtures' events are not delivered.
   const webhooks = new WebhookSender(ctx, options.webhooks);
   const verifier = createVerifier(options.auth);
-  const routes = operationRoutes({
-    prefix: '/api',
-    operations,
-    compiled,
-    // Each route runs: request validation → these stages → its handler → response validation.
-    stages: [preferCode(), authorize()],
-    validateResponses: options.validateResponses ?? true,
-    // A write that throws — refused, or answered with what fails response validation — changes nothing.
-    atomic: (write) => ctx.store.atomically(write),
-  });
+  const routes = operationRoutes({ prefix: '/api', operations, compiled });
   // Routes specific to a path go before the generic `/:id` ones (`/dataContracts/entity`...).
   mountSystemRoutes(routes, ctx);
   mountLineageRoutes(routes, ctx);
@@ -153,28 +142,36 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     mountEntityRoutes(routes, ctx, kind);
   }
 
+  const renderError = errorRenderer(profile, log);
+  const durable = dev.persister ? durability(dev.persister) : undefined;
+  const api = createDispatcher({
+    routes,
+    renderError,
+    intercept: injectFaults(dev.faults), // latency and errors injected by the Admin API's rules
+    authenticate: authenticate(verifier, userIds(ctx)), // the bearer token
+    stages: [preferCode, authorize],
+    validateResponses: options.validateResponses ?? true,
+    // A write that throws — refused, or answered with what fails response validation — changes nothing.
+    atomic: (write) => ctx.store.atomically(write),
+    durable,
+  });
+  const admin = createDispatcher({
+    routes: adminRoutes({ ctx, faults: dev.faults, journal: dev.journal, reset: dev.reset, changed: () => dev.persister?.schedule() }),
+    renderError,
+    durable,
+  });
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  // The pipeline, in order: everything up to the handler runs as one function.
-  const pipeline = compose([
-    cors(options.corsOrigins ? { origins: options.corsOrigins } : {}), // CORS: preflights answered before any token is asked for
-    requestLog(options.requestLog ?? 'quiet', log, dev.journal), // request log, and the Admin API's journal
-    durableWrites(dev.persister), // with --data: a write is answered once it is on disk
-    docsPages(document), // /docs, /openapi.json, /__admin/openapi.json
-    bodyParsing(options.bodyLimit ?? DEFAULT_BODY_LIMIT), // JSON and text bodies: size and nesting limits
-    adminApi(ctx, dev), // the Admin API under /__admin (no token)
-    injectedFaults(dev), // latency and errors injected by the Admin API's rules
-    under('/api', authenticate(verifier, userIds(ctx))), // authentication: the bearer token
-    routes.dispatch, // the route: request validation → Prefer: code → authorisation → handler → response validation
-    unmatchedRoute('/api', operations), // 404 or 405 for what no route serves
-  ]);
-  const renderError = errorRenderer(profile, log); // error rendering: every failure in the error shape
-  // As the server's handler, the app calls these two directly; mounted in another app, through express's router.
-  app.use(pipeline);
-  app.use(renderError);
-  enterDirectly(app, pipeline, renderError);
-  jsonResponses(app);
+  app.use(cors(options.corsOrigins ? { origins: options.corsOrigins } : {})); // CORS: preflights answered before any token is asked for
+  app.use(requestLog(options.requestLog ?? 'quiet', log, dev.journal)); // request log, and the Admin API's journal
+  app.use(docsRouter(document, loadAdminDocument)); // /docs, /openapi.json, /__admin/openapi.json
+  app.use('/__admin', dispatchTo(admin, bodyLimit)); // the Admin API (no token)
+  app.use('/api', dispatchTo(api, bodyLimit)); // the API
+  app.use((req, res) => send(res, api.fail(new ApiError(404, `HTTP 404 Not Found: no handler for ${req.method} ${req.path}`), { method: req.method, url: req.originalUrl })));
+  app.use(renderErrors(api)); // a body too large or cut short, in the error shape
   return {
     app,
     ctx,
@@ -183,7 +180,12 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     },
     dev,
     webhooks,
-    serverOptions: requestClasses(app),
+    dispatch: api,
     unroutedOperations: () => routes.unrouted(),
   };
+}
+
+/** Resolves once the changes made so far are in the data file (src/persistence/data-file.ts). */
+function durability(persister: Persister): () => Promise<void> {
+  return () => new Promise<void>((resolve, reject) => persister.whenDurable((error) => (error ? reject(error) : resolve())));
 }

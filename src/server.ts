@@ -1,6 +1,8 @@
 /** Starting and stopping the reference server on a loopback address. */
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ApiError } from './http/errors.ts';
 import type { AppOptions, CatalogApp } from './app.ts';
 import { createApp } from './app.ts';
 
@@ -101,6 +103,27 @@ function listenProblem(code: string, port: number, host: string, cause: unknown)
   }
 }
 
+/**
+ * A request Node's HTTP parser refuses (a control character in a header, a header block over
+ * `maxHeaderSize`, a request slower than the timeouts) is answered with the same error body as
+ * any other, then the connection is closed: the parser cannot tell where the next request starts.
+ */
+function refuseUnparsable(catalog: CatalogApp): (error: NodeJS.ErrnoException, socket: Duplex) => void {
+  return (error, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const [status, reason, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'The request headers are larger than the server accepts']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'The request did not arrive in time']
+          : [400, 'Bad Request', `The request could not be parsed as HTTP: ${error.message}`];
+    const answer = catalog.dispatch.fail(new ApiError(status, message), { method: '-', url: '-' });
+    const body = answer.body ?? '';
+    const headers = Object.entries({ ...answer.headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' });
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`);
+  };
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const limits = serverLimits(options.limits);
   const catalog = await createApp(options);
@@ -117,11 +140,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       keepAliveTimeout: limits.keepAliveTimeout,
       connectionsCheckingInterval: limits.connectionsCheckingInterval,
       maxHeaderSize: limits.maxHeaderSize,
-      // Requests and responses that are express's from the start (src/http/entry.ts).
-      ...catalog.serverOptions,
     },
     catalog.app,
   );
+  server.on('clientError', refuseUnparsable(catalog));
   await new Promise<void>((resolve, reject) => {
     const onListening = () => {
       server.off('error', onError);

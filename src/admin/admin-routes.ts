@@ -3,10 +3,9 @@
  * Its own small OpenAPI document validates its requests and responses, as the main one does for
  * `/api`. No authentication: it is a local development tool, bound to 127.0.0.1 like the server.
  */
-import express from 'express';
-import type { Router } from 'express';
 import type { CatalogContext } from '../domain/context.ts';
-import { operationRoutes, unmatchedRoute } from '../http/operation-routes.ts';
+import type { OperationRoutes } from '../http/operation-routes.ts';
+import { operationRoutes } from '../http/operation-routes.ts';
 import { compiledValidators } from '../openapi/compiled.ts';
 import type { FaultSettings, ErrorRule, LatencyRule } from './injection.ts';
 import type { Journal } from './journal.ts';
@@ -27,18 +26,17 @@ export interface AdminDeps {
   changed(): void;
 }
 
-export function adminRouter(deps: AdminDeps): Router {
+/** The Admin API's routes, validated both ways by its own document, compiled at build time like the API's. */
+export function adminRoutes(deps: AdminDeps): OperationRoutes {
   const { ctx, faults, journal } = deps;
-  const router = express.Router();
-  // Validated both ways by the Admin API's own document, compiled at build time like the API's.
   const compiled = compiledValidators();
   const operations = compiled.tables.admin.operations;
   const routes = operationRoutes({ prefix: '', operations, compiled });
   const count = () => [...ctx.store.all()].length;
 
   // The index the server's start-up banner links to.
-  routes.get('/__admin', (_req, res) => {
-    res.json({
+  routes.get('/__admin', (_req, reply) => {
+    reply.json({
       name: 'catalog-kit Admin API',
       document: '/__admin/openapi.json',
       docs: '/docs',
@@ -46,48 +44,46 @@ export function adminRouter(deps: AdminDeps): Router {
     });
   });
 
-  routes.post('/__admin/reset', (req, res) => {
+  routes.post('/__admin/reset', (req, reply) => {
     deps.reset(req.query.to === 'fixtures' ? 'fixtures' : 'start');
     deps.changed();
-    res.json({ entities: count() });
+    reply.json({ entities: count() });
   });
-  routes.get('/__admin/state', (_req, res) => {
-    res.json(exportState(ctx));
+  routes.get('/__admin/state', (_req, reply) => {
+    reply.json(exportState(ctx));
   });
-  routes.put('/__admin/state', (req, res) => {
+  routes.put('/__admin/state', (req, reply) => {
     const entities = importState(ctx, req.body);
     deps.changed();
-    res.json({ entities });
+    reply.json({ entities });
   });
 
-  routes.get('/__admin/latency', (_req, res) => void res.json({ rules: faults.latency }));
-  routes.put('/__admin/latency', (req, res) => {
+  routes.get('/__admin/latency', (_req, reply) => void reply.json({ rules: faults.latency }));
+  routes.put('/__admin/latency', (req, reply) => {
     faults.latency = (req.body as { rules: LatencyRule[] }).rules;
-    res.json({ rules: faults.latency });
+    reply.json({ rules: faults.latency });
   });
-  routes.delete('/__admin/latency', (_req, res) => {
+  routes.delete('/__admin/latency', (_req, reply) => {
     faults.latency = [];
-    res.json({ rules: [] });
+    reply.json({ rules: [] });
   });
 
-  routes.get('/__admin/errors', (_req, res) => void res.json({ rules: faults.errors }));
-  routes.put('/__admin/errors', (req, res) => {
+  routes.get('/__admin/errors', (_req, reply) => void reply.json({ rules: faults.errors }));
+  routes.put('/__admin/errors', (req, reply) => {
     faults.errors = (req.body as { rules: ErrorRule[] }).rules;
-    res.json({ rules: faults.errors });
+    reply.json({ rules: faults.errors });
   });
-  routes.delete('/__admin/errors', (_req, res) => {
+  routes.delete('/__admin/errors', (_req, reply) => {
     faults.errors = [];
-    res.json({ rules: [] });
+    reply.json({ rules: [] });
   });
 
-  routes.get('/__admin/journal', (req, res) => {
-    res.json({ data: journal.recent(Number(req.query.limit ?? 100)) });
+  routes.get('/__admin/journal', (req, reply) => {
+    reply.json({ data: journal.recent(Number(req.query.limit ?? 100)) });
   });
-  routes.delete('/__admin/journal', (_req, res) => {
+  routes.delete('/__admin/journal', (_req, reply) => {
     journal.clear();
-    res.status(204).end();
+    reply.status(204).empty();
   });
-  router.use(routes.dispatch);
-  router.use(unmatchedRoute('/__admin', operations));
-  return router;
+  return routes;
 }

@@ -1,22 +1,16 @@
 /**
  * What makes the mock pleasant for UI developers, set up once per app: the start-up state (a data
  * file, else fixtures) with its reset and its persistence, the request journal, and the latency and
- * error injection settings. The pipeline stages that use them are exported as factories and named
- * in order by the app factory (src/app.ts): the docs pages, the Admin API, the injected latency and
- * errors. All of it is off or neutral by default, so `createApp()` in tests stays a bare, empty,
- * silent server.
+ * error injection settings, which the app (src/app.ts) hands to the Admin API and the API's
+ * dispatcher. All of it is off or neutral by default, so `createApp()` in tests stays a bare,
+ * empty, silent server.
  */
-import type { RequestHandler, Router } from 'express';
 import type { CatalogContext } from '../domain/context.ts';
-import { docsRouter } from '../docs/docs-routes.ts';
 import { loadFixtures, resolveFixturesDir } from '../fixtures/load-fixtures.ts';
-import { isUnder, under } from '../http/compose.ts';
 import type { LogFormat } from '../http/request-log.ts';
-import type { DocumentSource } from '../openapi/document.ts';
 import type { Persister } from '../persistence/data-file.ts';
 import { createPersister, loadDataFile } from '../persistence/data-file.ts';
-import { adminRouter, loadAdminDocument } from './admin-routes.ts';
-import { FaultSettings, injectFaults } from './injection.ts';
+import { FaultSettings } from './injection.ts';
 import { Journal } from './journal.ts';
 import { clearState, exportState, importState } from './state.ts';
 
@@ -62,29 +56,4 @@ export function setupDevTools(ctx: CatalogContext, options: DevToolsOptions, log
     persister: options.dataFile ? createPersister(ctx, options.dataFile, loaded, { log }) : undefined,
     reset: (to) => (startState && to === 'start' ? void importState(ctx, startState) : loadStartFixtures()),
   };
-}
-
-/** The API reference (`/docs`) and the documents (`/openapi.json`, `/__admin/openapi.json`). API requests skip it. */
-export function docsPages(document: DocumentSource): RequestHandler {
-  const docs = docsRouter(document, loadAdminDocument);
-  return (req, res, next) => (isUnder(req.path, '/api') ? next() : docs(req, res, next));
-}
-
-/**
- * The Admin API under `/__admin` (openapi/admin.yaml). Built on its first request, and passed by
- * every other request: its validator costs ≈ 0.2 s to build and a few promise hops per request it
- * is handed (docs/performance.md).
- */
-export function adminApi(ctx: CatalogContext, dev: DevTools): RequestHandler {
-  let admin: Router | undefined;
-  return (req, res, next) => {
-    if (!isUnder(req.path, '/__admin')) return next();
-    admin ??= adminRouter({ ctx, faults: dev.faults, journal: dev.journal, reset: dev.reset, changed: () => dev.persister?.schedule() });
-    admin(req, res, next);
-  };
-}
-
-/** The latency and errors the Admin API's rules inject into `/api` requests. */
-export function injectedFaults(dev: DevTools): RequestHandler {
-  return under('/api', injectFaults(dev.faults));
 }

@@ -9,11 +9,9 @@
  * makes a single `*` match across segments, and `dot` lets it match a segment that starts with a
  * dot. The rest of picomatch's syntax (`?`, `[abc]`, `{a,b}`, `!(…)`) works as picomatch documents.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { RequestHandler } from 'express';
 import picomatch from 'picomatch';
 import { ApiError } from '../http/errors.ts';
-import { parseRequestPath } from '../http/request-path.ts';
+import type { ApiRequest } from '../http/exchange.ts';
 
 interface RouteMatch {
   route?: string;
@@ -67,18 +65,18 @@ function matches(rule: RouteMatch, method: string, path: string): boolean {
   return glob(path);
 }
 
-/** Applies the settings to `/api` requests: wait, then maybe fail in the error shape. */
-export function injectFaults(settings: FaultSettings): RequestHandler {
-  return (req, _res, next) => {
+/** Applies the settings to an `/api` request: wait, then maybe fail in the error shape (throws the ApiError). */
+export function injectFaults(settings: FaultSettings): (req: ApiRequest) => void | Promise<void> {
+  return (req) => {
     // No rules (the usual case): nothing to compute on this request.
-    if (settings.latency.length === 0 && settings.errors.length === 0) return next();
-    const { path } = parseRequestPath(req.originalUrl);
-    const delay = settings.delayFor(req.method, path);
+    if (settings.latency.length === 0 && settings.errors.length === 0) return;
+    const { method, path } = req;
     const fail = () => {
-      const rule = settings.errorFor(req.method, path);
-      next(rule ? new ApiError(rule.status, rule.message ?? `Injected fault: ${rule.status} for ${req.method} ${path}`) : undefined);
+      const rule = settings.errorFor(method, path);
+      if (rule) throw new ApiError(rule.status, rule.message ?? `Injected fault: ${rule.status} for ${method} ${path}`);
     };
-    if (delay > 0) void sleep(delay).then(fail);
-    else fail();
+    const delay = settings.delayFor(method, path);
+    if (delay > 0) return new Promise<void>((resolve) => setTimeout(resolve, delay)).then(fail);
+    fail();
   };
 }

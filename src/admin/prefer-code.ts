@@ -5,20 +5,17 @@
  * and before authorisation, so a forced 403 works with any token. Only error statuses (4xx/5xx)
  * can be forced; asking for a status the operation does not document is a 400 that says which are.
  */
-import type { RequestHandler } from 'express';
 import { ApiError } from '../http/errors.ts';
-import { operationOf } from '../http/operation-routes.ts';
+import type { ApiRequest } from '../http/exchange.ts';
 
-export function preferCode(): RequestHandler {
-  return (req, res, next) => {
-    const header = req.headers.prefer;
-    const match = typeof header === 'string' ? /(?:^|[;,\s])code=(\d{3})(?:$|[;,\s])/.exec(header) : null;
-    if (!match) return next();
-    const status = Number(match[1]);
-    const documented = operationOf(res)?.errorStatuses ?? [];
-    if (!documented.includes(status)) {
-      return next(ApiError.badRequest(`Prefer: code=${status} is not a documented error status of ${req.method} ${req.path}; documented: ${documented.join(', ') || 'none'}`));
-    }
-    next(new ApiError(status, `Forced by the Prefer header: code=${status}`));
-  };
+export function preferCode(req: ApiRequest): void {
+  const header = req.headers.prefer;
+  const match = typeof header === 'string' ? /(?:^|[;,\s])code=(\d{3})(?:$|[;,\s])/.exec(header) : null;
+  if (!match) return;
+  const status = Number(match[1]);
+  const documented = req.operation?.errorStatuses ?? [];
+  if (!documented.includes(status)) {
+    throw ApiError.badRequest(`Prefer: code=${status} is not a documented error status of ${req.method} ${req.path}; documented: ${documented.join(', ') || 'none'}`);
+  }
+  throw new ApiError(status, `Forced by the Prefer header: code=${status}`);
 }

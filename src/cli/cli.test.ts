@@ -339,7 +339,7 @@ describe('start-up cost: what each entry point imports at load', () => {
     { entry: 'token.ts', files: ['src/auth/tokens.ts', 'src/cli/options.ts', 'src/cli/token.ts'], packages: ['jose/jwt/sign'] },
     {
       entry: 'serve.ts',
-      files: ['src/cli/options.ts', 'src/cli/serve.ts', 'src/config/profiles.ts', 'src/http/compose.ts', 'src/http/request-log.ts', 'src/http/request-path.ts'],
+      files: ['src/cli/options.ts', 'src/cli/serve.ts', 'src/config/profiles.ts', 'src/http/request-log.ts', 'src/http/request-path.ts'],
       packages: [],
     },
   ])('$entry loads only $files and $packages', ({ entry, files, packages }) => {

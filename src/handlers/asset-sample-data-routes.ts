@@ -4,7 +4,7 @@
  * ContainerResource and TopicResource, the web UI's `ui/rest/storageAPI.ts` and
  * `ui/rest/topicsAPI.ts`). Served in both profiles; registered before the generic entity routes.
  */
-import type { Request } from 'express';
+import type { ApiRequest } from '../http/exchange.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import type { Schemas } from '../domain/entity.ts';
 import { referenceTo } from '../domain/entity.ts';
@@ -15,7 +15,7 @@ import type { OperationRoutes } from '../http/operation-routes.ts';
 import { container as CONTAINER } from '../kinds/container.ts';
 import { topic as TOPIC } from '../kinds/topic.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
-import { baseUrl, findByFqn, findById, pathParam, queryInclude, queryInt, renderFor } from './request-helpers.ts';
+import { findByFqn, findById, pathParam, queryInclude, queryInt, renderFor } from './request-helpers.ts';
 
 const SAMPLE_DATA = new Set(['sampleData']);
 
@@ -26,21 +26,21 @@ export function mountAssetSampleDataRoutes(router: OperationRoutes, ctx: Catalog
   ];
   for (const { kind, set, remove } of served) {
     const path = `/api/v1/${kind.collection}/:id/sampleData`;
-    const live = (req: Request) => findById(ctx, kind, pathParam(req, 'id'), 'non-deleted');
-    router.get(path, (req, res) => res.json(renderFor(ctx, kind, req, live(req), SAMPLE_DATA)));
-    router.put(path, (req, res) => {
+    const live = (req: ApiRequest) => findById(ctx, kind, pathParam(req, 'id'), 'non-deleted');
+    router.get(path, (req, reply) => reply.json(renderFor(ctx, kind, req, live(req), SAMPLE_DATA)));
+    router.put(path, (req, reply) => {
       const stored = live(req);
       set(stored, req.body);
-      res.json(renderFor(ctx, kind, req, stored, SAMPLE_DATA));
+      reply.json(renderFor(ctx, kind, req, stored, SAMPLE_DATA));
     });
-    router.delete(path, (req, res) => {
+    router.delete(path, (req, reply) => {
       const stored = live(req);
       remove(ctx, stored.entity.id);
-      res.json(renderFor(ctx, kind, req, stored, SAMPLE_DATA));
+      reply.json(renderFor(ctx, kind, req, stored, SAMPLE_DATA));
     });
   }
 
-  router.get('/api/v1/containers/name/:fqn/children', (req, res) => {
+  router.get('/api/v1/containers/name/:fqn/children', (req, reply) => {
     const parent = findByFqn(ctx, CONTAINER, pathParam(req, 'fqn'), 'all');
     const include = queryInclude(req);
     const limit = queryInt(req, 'limit', 10);
@@ -49,8 +49,8 @@ export function mountAssetSampleDataRoutes(router: OperationRoutes, ctx: Catalog
       .children(parent.entity.id)
       .filter((c) => c.type === CONTAINER.type && matchesInclude(c.entity, include))
       .sort((a, b) => a.entity.name.localeCompare(b.entity.name));
-    const base = baseUrl(req);
+    const base = req.baseUrl;
     const data = children.slice(offset, offset + limit).map((c) => ({ ...referenceTo(c.type, c.entity), href: `${base}/v1/containers/${c.entity.id}` }));
-    res.json({ data, paging: { offset, limit, total: children.length } });
+    reply.json({ data, paging: { offset, limit, total: children.length } });
   });
 }

@@ -7,20 +7,20 @@
  */
 import type { CatalogContext, Kind } from '../domain/context.ts';
 import { hardDelete, softDelete } from '../domain/lifecycle.ts';
-import { identityOf } from '../http/authenticate.ts';
+import { identityOf } from '../http/exchange.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import { findById, pathParam, queryBool } from './request-helpers.ts';
 
 export function mountAsyncDeleteRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   for (const kind of ctx.kinds.all) {
-    router.delete(`/api/v1/${kind.collection}/async/:id`, (req, res) => {
+    router.delete(`/api/v1/${kind.collection}/async/:id`, (req, reply) => {
       const stored = findById(ctx, kind, pathParam(req, 'id'), 'all');
       const recursive = queryBool(req, 'recursive');
       const hard = kind.hardDeleteOnly === true || queryBool(req, 'hardDelete');
-      const user = identityOf(res).user;
+      const user = identityOf(req).user;
       const name = String(stored.entity.name);
       setImmediate(() => deleteNow(ctx, kind, stored.entity.id, { hard, recursive, user }));
-      res.status(202).json({ jobId: ctx.newId(), message: `Delete operation initiated for ${name}`, entityName: name, hardDelete: hard, recursive });
+      reply.status(202).json({ jobId: ctx.newId(), message: `Delete operation initiated for ${name}`, entityName: name, hardDelete: hard, recursive });
     });
   }
 }

@@ -6,20 +6,20 @@
  * and puts what the websocket message would carry in the answer (`status`, `data` or `result`).
  * The document decides which kinds have them (openapi/paths/csv.yaml).
  */
-import type { Request, Response } from 'express';
+import type { ApiRequest } from '../http/exchange.ts';
 import type { CatalogContext, Kind } from '../domain/context.ts';
 import { CatalogError } from '../domain/errors.ts';
 import { exportCsv, importCsv } from '../csv/engine.ts';
 import type { CsvHook } from '../csv/hook.ts';
-import { identityOf } from '../http/authenticate.ts';
+import { identityOf } from '../http/exchange.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import { pathParam, queryValue } from './request-helpers.ts';
 
 /** `dryRun` defaults to true, as OpenMetadata's (the request validator has coerced it to a boolean). */
-const dryRunOf = (req: Request): boolean => queryValue(req, 'dryRun') !== false;
+const dryRunOf = (req: ApiRequest): boolean => queryValue(req, 'dryRun') !== false;
 
 /** OpenMetadata's `recursive` export and import (every level in one file) is not served. */
-function refuseRecursive(req: Request): void {
+function refuseRecursive(req: ApiRequest): void {
   if (queryValue(req, 'recursive') === true) {
     throw CatalogError.badRequest('recursive=true is not served: export and import one level at a time (docs/behaviour.md "CSV import and export")');
   }
@@ -31,29 +31,29 @@ export function mountCsvRoutes(routes: OperationRoutes, ctx: CatalogContext): vo
 
 function mountKind(routes: OperationRoutes, ctx: CatalogContext, kind: Kind, hook: CsvHook): void {
   const base = `/api/v1/${kind.collection}/name/:fqn`;
-  const call = (req: Request) => ({ ctx, kind, name: pathParam(req, 'fqn') });
-  const exported = (req: Request): string => {
+  const call = (req: ApiRequest) => ({ ctx, kind, name: pathParam(req, 'fqn') });
+  const exported = (req: ApiRequest): string => {
     refuseRecursive(req);
     return exportCsv(hook, call(req));
   };
-  const imported = (req: Request, res: Response) => {
+  const imported = (req: ApiRequest) => {
     refuseRecursive(req);
-    return importCsv(hook, call(req), String(req.body ?? ''), { dryRun: dryRunOf(req), user: identityOf(res).user });
+    return importCsv(hook, call(req), String(req.body ?? ''), { dryRun: dryRunOf(req), user: identityOf(req).user });
   };
 
-  routes.get(`${base}/export`, (req, res) => {
+  routes.get(`${base}/export`, (req, reply) => {
     const csv = exported(req);
-    res.type('text/plain').send(csv);
+    reply.text(csv, 'text/plain');
   });
-  routes.get(`${base}/exportAsync`, (req, res) => {
+  routes.get(`${base}/exportAsync`, (req, reply) => {
     const data = exported(req);
-    res.status(202).json({ jobId: ctx.newId(), message: 'Export initiated successfully.', status: 'COMPLETED', data });
+    reply.status(202).json({ jobId: ctx.newId(), message: 'Export initiated successfully.', status: 'COMPLETED', data });
   });
-  routes.put(`${base}/import`, (req, res) => {
-    res.json(imported(req, res));
+  routes.put(`${base}/import`, (req, reply) => {
+    reply.json(imported(req));
   });
-  routes.put(`${base}/importAsync`, (req, res) => {
-    const result = imported(req, res);
-    res.json({ jobId: ctx.newId(), message: 'Import is in progress.', status: 'COMPLETED', result });
+  routes.put(`${base}/importAsync`, (req, reply) => {
+    const result = imported(req);
+    reply.json({ jobId: ctx.newId(), message: 'Import is in progress.', status: 'COMPLETED', result });
   });
 }

@@ -9,7 +9,7 @@ import type { CreateRequest } from '../domain/entity.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 
 export function mountDataContractRequestRoutes(router: OperationRoutes, ctx: CatalogContext): void {
-  router.post('/api/v1/dataContracts/validate', (req, res) => {
-    res.json(checkContractRequest(ctx, req.body as CreateRequest));
+  router.post('/api/v1/dataContracts/validate', (req, reply) => {
+    reply.json(checkContractRequest(ctx, req.body as CreateRequest));
   });
 }

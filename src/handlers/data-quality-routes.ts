@@ -4,7 +4,7 @@
  * membership, the basic suite of a table, the batched data quality report, the dimension results
  * of a test case and its failed rows sample. Registered before the generic entity routes.
  */
-import type { Request, Response } from 'express';
+import type { ApiRequest } from '../http/exchange.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import {
   addToLogicalSuite,
@@ -23,24 +23,24 @@ import { CatalogError } from '../domain/errors.ts';
 import { createEntity } from '../domain/lifecycle.ts';
 import { parseFields } from '../domain/projection.ts';
 import type { TableData } from '../domain/table-data.ts';
-import { identityOf } from '../http/authenticate.ts';
+import { identityOf } from '../http/exchange.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import { testCase as TEST_CASE } from '../kinds/test-case.ts';
 import { testSuite as TEST_SUITE } from '../kinds/test-suite.ts';
 import { findByFqn, findById, pathParam, queryBool, queryInclude, queryInt, queryValue, renderFor } from './request-helpers.ts';
 import { queryTimestamp } from './table-data-routes.ts';
 
-const text = (req: Request, name: string): string | undefined => {
+const text = (req: ApiRequest, name: string): string | undefined => {
   const value = queryValue(req, name);
   return value === undefined || value === '' ? undefined : String(value);
 };
-const list = (req: Request, name: string): string[] | undefined =>
+const list = (req: ApiRequest, name: string): string[] | undefined =>
   text(req, name)
     ?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
 
-const pageOf = (req: Request): Page => ({
+const pageOf = (req: ApiRequest): Page => ({
   offset: queryInt(req, 'offset', 0),
   limit: queryInt(req, 'limit', 10),
   include: queryInclude(req),
@@ -50,9 +50,9 @@ const pageOf = (req: Request): Page => ({
 export function mountDataQualityRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   const cases = '/api/v1/dataQuality/testCases';
   const suites = '/api/v1/dataQuality/testSuites';
-  const user = (res: Response) => identityOf(res).user;
+  const user = (req: ApiRequest) => identityOf(req).user;
 
-  router.get(`${cases}/search/list`, (req, res) => {
+  router.get(`${cases}/search/list`, (req, reply) => {
     const fields = parseFields(ctx, TEST_CASE, queryValue(req, 'fields'));
     const { items, paging } = searchTestCases(ctx, {
       ...pageOf(req),
@@ -69,10 +69,10 @@ export function mountDataQualityRoutes(router: OperationRoutes, ctx: CatalogCont
       endTimestamp: queryTimestamp(req, 'endTimestamp'),
       sortField: text(req, 'sortField') ?? 'name',
     });
-    res.json({ data: items.map((s) => renderFor(ctx, TEST_CASE, req, s, fields)), paging });
+    reply.json({ data: items.map((s) => renderFor(ctx, TEST_CASE, req, s, fields)), paging });
   });
 
-  router.get(`${suites}/search/list`, (req, res) => {
+  router.get(`${suites}/search/list`, (req, reply) => {
     const fields = parseFields(ctx, TEST_SUITE, queryValue(req, 'fields'));
     const { items, paging } = searchTestSuites(ctx, {
       ...pageOf(req),
@@ -82,31 +82,31 @@ export function mountDataQualityRoutes(router: OperationRoutes, ctx: CatalogCont
       fullyQualifiedName: text(req, 'fullyQualifiedName'),
       owner: text(req, 'owner'),
     });
-    res.json({ data: items.map((s) => renderFor(ctx, TEST_SUITE, req, s, fields)), paging });
+    reply.json({ data: items.map((s) => renderFor(ctx, TEST_SUITE, req, s, fields)), paging });
   });
 
   // Both add in one atomic step (the route's write is undone when it throws).
   for (const path of [`${cases}/logicalTestCases`, `${cases}/logicalTestCases/bulk`]) {
-    router.put(path, (req, res) => {
+    router.put(path, (req, reply) => {
       const body = req.body as { testSuiteId: string; testCaseIds: string[] };
       const suite = addToLogicalSuite(ctx, body.testSuiteId, body.testCaseIds);
-      res.json(renderFor(ctx, TEST_SUITE, req, suite));
+      reply.json(renderFor(ctx, TEST_SUITE, req, suite));
     });
   }
 
-  router.delete(`${cases}/logicalTestCases/:testSuiteId/:id`, (req, res) => {
+  router.delete(`${cases}/logicalTestCases/:testSuiteId/:id`, (req, reply) => {
     const testCase = removeFromLogicalSuite(ctx, pathParam(req, 'testSuiteId'), pathParam(req, 'id'));
-    res.json(renderFor(ctx, TEST_CASE, req, testCase));
+    reply.json(renderFor(ctx, TEST_CASE, req, testCase));
   });
 
-  router.post(`${suites}/basic`, (req, res) => {
-    const stored = createEntity(ctx, TEST_SUITE, req.body as CreateRequest, user(res));
+  router.post(`${suites}/basic`, (req, reply) => {
+    const stored = createEntity(ctx, TEST_SUITE, req.body as CreateRequest, user(req));
     const body = renderFor(ctx, TEST_SUITE, req, stored);
-    res.status(201).location(String(body.href)).json(body);
+    reply.status(201).location(String(body.href)).json(body);
   });
 
   // One failing request answers its error in place; the others are computed all the same.
-  router.post(`${suites}/dataQualityReport/batch`, (req, res) => {
+  router.post(`${suites}/dataQualityReport/batch`, (req, reply) => {
     const { requests } = req.body as { requests: DataQualityReportRequest[] };
     const results = requests.map((request) => {
       try {
@@ -116,30 +116,30 @@ export function mountDataQualityRoutes(router: OperationRoutes, ctx: CatalogCont
         throw error;
       }
     });
-    res.json({ results });
+    reply.json({ results });
   });
 
-  router.get(`${cases}/dimensionResults/:fqn`, (req, res) => {
+  router.get(`${cases}/dimensionResults/:fqn`, (req, reply) => {
     const stored = findByFqn(ctx, TEST_CASE, pathParam(req, 'fqn'), 'non-deleted');
     const range = { startTs: queryTimestamp(req, 'startTs'), endTs: queryTimestamp(req, 'endTs'), now: ctx.now() };
-    res.json(dimensionResultsOf(ctx, stored, range, text(req, 'dimensionalityKey')));
+    reply.json(dimensionResultsOf(ctx, stored, range, text(req, 'dimensionalityKey')));
   });
 
-  const testCase = (req: Request) => findById(ctx, TEST_CASE, pathParam(req, 'id'), 'non-deleted');
-  router.put(`${cases}/:id/failedRowsSample`, (req, res) => {
+  const testCase = (req: ApiRequest) => findById(ctx, TEST_CASE, pathParam(req, 'id'), 'non-deleted');
+  router.put(`${cases}/:id/failedRowsSample`, (req, reply) => {
     const stored = testCase(req);
     const failedRowsSample = setFailedRowsSample(ctx, stored, req.body as TableData);
-    res.json({ ...renderFor(ctx, TEST_CASE, req, stored), failedRowsSample });
+    reply.json({ ...renderFor(ctx, TEST_CASE, req, stored), failedRowsSample });
   });
-  router.get(`${cases}/:id/failedRowsSample`, (req, res) => {
+  router.get(`${cases}/:id/failedRowsSample`, (req, reply) => {
     const stored = testCase(req);
     const data = failedRowsSampleOf(ctx, stored.entity.id);
     if (!data) throw new CatalogError('notFound', `Failed rows sample for test case ${stored.entity.id} not found`);
-    res.json(data);
+    reply.json(data);
   });
-  router.delete(`${cases}/:id/failedRowsSample`, (req, res) => {
+  router.delete(`${cases}/:id/failedRowsSample`, (req, reply) => {
     const stored = testCase(req);
     deleteFailedRowsSample(ctx, stored);
-    res.json(renderFor(ctx, TEST_CASE, req, stored));
+    reply.json(renderFor(ctx, TEST_CASE, req, stored));
   });
 }

@@ -6,7 +6,7 @@
  * themselves (the generic routes of their kind): each destination's delivery status, the events
  * record, and the test message.
  */
-import type { Request } from 'express';
+import type { ApiRequest } from '../http/exchange.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import { listEvents, renderEvent } from '../events/change-events.ts';
 import type { SubscriptionDestination } from '../events/subscriptions.ts';
@@ -16,9 +16,9 @@ import { ApiError } from '../http/errors.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import { eventSubscription } from '../kinds/event-subscription.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
-import { baseUrl, findByFqn, findById, pathParam, queryValue } from './request-helpers.ts';
+import { findByFqn, findById, pathParam, queryValue } from './request-helpers.ts';
 
-const text = (req: Request, name: string): string | undefined => {
+const text = (req: ApiRequest, name: string): string | undefined => {
   const value = queryValue(req, name);
   return typeof value === 'string' ? value : undefined;
 };
@@ -26,7 +26,7 @@ const text = (req: Request, name: string): string | undefined => {
 const destinationsOf = (stored: StoredEntity): SubscriptionDestination[] => (stored.entity.destinations as SubscriptionDestination[] | undefined) ?? [];
 
 export function mountEventRoutes(router: OperationRoutes, ctx: CatalogContext, webhooks: WebhookSender): void {
-  router.get('/api/v1/events', (req, res) => {
+  router.get('/api/v1/events', (req, reply) => {
     const timestamp = queryValue(req, 'timestamp');
     const events = listEvents(ctx, {
       entityCreated: text(req, 'entityCreated'),
@@ -35,31 +35,31 @@ export function mountEventRoutes(router: OperationRoutes, ctx: CatalogContext, w
       entityDeleted: text(req, 'entityDeleted'),
       timestamp: timestamp === undefined || timestamp === '' ? undefined : Number(timestamp),
     });
-    const base = baseUrl(req);
-    res.json({ data: events.map((event) => renderEvent(ctx, event, base)), paging: { total: events.length } });
+    const base = req.baseUrl;
+    reply.json({ data: events.map((event) => renderEvent(ctx, event, base)), paging: { total: events.length } });
   });
 
   const prefix = `/api/v1/${eventSubscription.collection}`;
-  const byId = (req: Request) => findById(ctx, eventSubscription, pathParam(req, 'id'), 'non-deleted');
-  const byName = (req: Request) => findByFqn(ctx, eventSubscription, pathParam(req, 'fqn'), 'non-deleted');
+  const byId = (req: ApiRequest) => findById(ctx, eventSubscription, pathParam(req, 'id'), 'non-deleted');
+  const byName = (req: ApiRequest) => findByFqn(ctx, eventSubscription, pathParam(req, 'fqn'), 'non-deleted');
 
-  const status = (req: Request, stored: StoredEntity) => {
+  const status = (req: ApiRequest, stored: StoredEntity) => {
     const id = pathParam(req, 'destinationId');
     const destination = destinationsOf(stored).find((d) => d.id === id);
     if (!destination) throw new ApiError(404, `Destination ${id} of ${eventSubscription.type} ${stored.entity.fullyQualifiedName} not found`);
     return webhooks.status(stored.entity, destination);
   };
-  router.get(`${prefix}/:id/status/:destinationId`, (req, res) => res.json(status(req, byId(req))));
-  router.get(`${prefix}/name/:fqn/status/:destinationId`, (req, res) => res.json(status(req, byName(req))));
+  router.get(`${prefix}/:id/status/:destinationId`, (req, reply) => reply.json(status(req, byId(req))));
+  router.get(`${prefix}/name/:fqn/status/:destinationId`, (req, reply) => reply.json(status(req, byName(req))));
 
   const destinations = (stored: StoredEntity) => destinationsOf(stored).map((d) => ({ ...d, statusDetails: webhooks.status(stored.entity, d) }));
-  router.get(`${prefix}/:id/destinations`, (req, res) => res.json(destinations(byId(req))));
-  router.get(`${prefix}/name/:fqn/destinations`, (req, res) => res.json(destinations(byName(req))));
+  router.get(`${prefix}/:id/destinations`, (req, reply) => reply.json(destinations(byId(req))));
+  router.get(`${prefix}/name/:fqn/destinations`, (req, reply) => reply.json(destinations(byName(req))));
 
-  router.get(`${prefix}/id/:id/eventsRecord`, (req, res) => res.json(webhooks.eventsRecord(byId(req).entity.id)));
-  router.get(`${prefix}/name/:fqn/eventsRecord`, (req, res) => res.json(webhooks.eventsRecord(byName(req).entity.id)));
+  router.get(`${prefix}/id/:id/eventsRecord`, (req, reply) => reply.json(webhooks.eventsRecord(byId(req).entity.id)));
+  router.get(`${prefix}/name/:fqn/eventsRecord`, (req, reply) => reply.json(webhooks.eventsRecord(byName(req).entity.id)));
 
-  router.post(`${prefix}/testDestination`, async (req, res) => {
-    res.json(await testDestinations(ctx, (req.body as { destinations: SubscriptionDestination[] }).destinations));
+  router.post(`${prefix}/testDestination`, async (req, reply) => {
+    reply.json(await testDestinations(ctx, (req.body as { destinations: SubscriptionDestination[] }).destinations));
   });
 }

@@ -5,9 +5,9 @@
  * Mounted before the generic routes; the literal paths (`getLineage`, `export`…) before the ones
  * that take an entity type in their place.
  */
-import type { Request, Response } from 'express';
+import type { ApiRequest, Reply } from '../http/exchange.ts';
 import type { CatalogContext } from '../domain/context.ts';
-import { identityOf } from '../http/authenticate.ts';
+import { identityOf } from '../http/exchange.ts';
 import { ApiError } from '../http/errors.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { AddLineage } from '../lineage/edges.ts';
@@ -20,7 +20,7 @@ import { pathParam, queryBool, queryInt, queryValue } from './request-helpers.ts
 const ROOT = '/api/v1/lineage';
 
 /** `query_filter` is an Elasticsearch query: it must at least be JSON. */
-function checkQueryFilter(req: Request): void {
+function checkQueryFilter(req: ApiRequest): void {
   const raw = queryValue(req, 'query_filter');
   if (raw === undefined || raw === '') return;
   try {
@@ -30,7 +30,7 @@ function checkQueryFilter(req: Request): void {
   }
 }
 
-function optionalString(req: Request, name: string): string | undefined {
+function optionalString(req: ApiRequest, name: string): string | undefined {
   const value = queryValue(req, name);
   return value === undefined || value === '' ? undefined : String(value);
 }
@@ -38,7 +38,7 @@ function optionalString(req: Request, name: string): string | undefined {
 /** The graph the lineage page reads is through a pipeline when the entity asked for is one. */
 const connectedVia = (type: string | undefined): boolean => type === 'pipeline' || type === 'storedProcedure';
 
-function searchQuery(req: Request, direction?: Direction): SearchQuery {
+function searchQuery(req: ApiRequest, direction?: Direction): SearchQuery {
   checkQueryFilter(req);
   const fields = String(queryValue(req, 'fields') ?? '*');
   return {
@@ -53,28 +53,28 @@ function searchQuery(req: Request, direction?: Direction): SearchQuery {
   };
 }
 
-const root = (ctx: CatalogContext, req: Request) => findByFqn(ctx, String(queryValue(req, 'fqn')), optionalString(req, 'type'));
+const root = (ctx: CatalogContext, req: ApiRequest) => findByFqn(ctx, String(queryValue(req, 'fqn')), optionalString(req, 'type'));
 
 export function mountLineageRoutes(router: OperationRoutes, ctx: CatalogContext): void {
-  const user = (res: Response) => identityOf(res).user;
+  const user = (req: ApiRequest) => identityOf(req).user;
 
-  router.put(ROOT, (req, res) => {
-    addEdge(ctx, req.body as AddLineage, user(res));
-    res.status(200).end();
+  router.put(ROOT, (req, reply) => {
+    addEdge(ctx, req.body as AddLineage, user(req));
+    reply.status(200).empty();
   });
 
-  router.get(`${ROOT}/getLineage`, (req, res) => {
-    res.json(searchLineage(ctx, root(ctx, req), searchQuery(req)));
+  router.get(`${ROOT}/getLineage`, (req, reply) => {
+    reply.json(searchLineage(ctx, root(ctx, req), searchQuery(req)));
   });
 
-  router.get(`${ROOT}/getLineage/:direction`, (req, res) => {
-    res.json(searchLineage(ctx, root(ctx, req), searchQuery(req, pathParam(req, 'direction') as Direction)));
+  router.get(`${ROOT}/getLineage/:direction`, (req, reply) => {
+    reply.json(searchLineage(ctx, root(ctx, req), searchQuery(req, pathParam(req, 'direction') as Direction)));
   });
 
-  router.get(`${ROOT}/getLineageByEntityCount`, (req, res) => {
+  router.get(`${ROOT}/getLineageByEntityCount`, (req, reply) => {
     checkQueryFilter(req);
     const nodeDepth = queryValue(req, 'nodeDepth');
-    res.json(
+    reply.json(
       lineageByEntityCount(ctx, root(ctx, req), {
         direction: String(queryValue(req, 'direction')) as Direction,
         maxDepth: queryInt(req, 'maxDepth', 3),
@@ -87,60 +87,60 @@ export function mountLineageRoutes(router: OperationRoutes, ctx: CatalogContext)
     );
   });
 
-  router.get(`${ROOT}/getPaginationInfo`, (req, res) => {
+  router.get(`${ROOT}/getPaginationInfo`, (req, reply) => {
     checkQueryFilter(req);
-    res.json(paginationInfo(ctx, root(ctx, req), queryInt(req, 'upstreamDepth', 3), queryInt(req, 'downstreamDepth', 3), queryBool(req, 'includeDeleted')));
+    reply.json(paginationInfo(ctx, root(ctx, req), queryInt(req, 'upstreamDepth', 3), queryInt(req, 'downstreamDepth', 3), queryBool(req, 'includeDeleted')));
   });
 
-  router.get(`${ROOT}/getPlatformLineage`, (req, res) => {
+  router.get(`${ROOT}/getPlatformLineage`, (req, reply) => {
     checkQueryFilter(req);
-    res.json(platformLineage(ctx, String(queryValue(req, 'view')) as PlatformView, queryBool(req, 'includeDeleted')));
+    reply.json(platformLineage(ctx, String(queryValue(req, 'view')) as PlatformView, queryBool(req, 'includeDeleted')));
   });
 
-  router.get(`${ROOT}/getDataQualityLineage`, (req, res) => {
+  router.get(`${ROOT}/getDataQualityLineage`, (req, reply) => {
     checkQueryFilter(req);
-    res.json(dataQualityLineage(ctx, root(ctx, req), queryInt(req, 'upstreamDepth', 1), queryBool(req, 'includeDeleted')));
+    reply.json(dataQualityLineage(ctx, root(ctx, req), queryInt(req, 'upstreamDepth', 1), queryBool(req, 'includeDeleted')));
   });
 
-  router.get(`${ROOT}/getLineageEdge/:fromId/:toId`, (req, res) => {
-    res.json({ edge: edgeDetails(ctx, pathParam(req, 'fromId'), pathParam(req, 'toId')) });
+  router.get(`${ROOT}/getLineageEdge/:fromId/:toId`, (req, reply) => {
+    reply.json({ edge: edgeDetails(ctx, pathParam(req, 'fromId'), pathParam(req, 'toId')) });
   });
 
-  router.get(`${ROOT}/export`, (req, res) => {
+  router.get(`${ROOT}/export`, (req, reply) => {
     const csv = lineageCsv(ctx, root(ctx, req), searchQuery(req));
-    res.status(200).type('text/plain').send(csv);
+    reply.status(200).text(csv, 'text/plain');
   });
 
   // No websocket here: the CSV of an export job is what `GET /v1/lineage/export` answers.
-  const startExport = (req: Request, res: Response) => {
+  const startExport = (req: ApiRequest, reply: Reply) => {
     checkQueryFilter(req);
     root(ctx, req);
-    res.status(202).json({ jobId: ctx.newId(), message: 'Export initiated successfully.' });
+    reply.status(202).json({ jobId: ctx.newId(), message: 'Export initiated successfully.' });
   };
   router.get(`${ROOT}/exportAsync`, startExport);
   router.get(`${ROOT}/exportByEntityCountAsync`, startExport);
 
-  router.get(`${ROOT}/:entity/name/:fqn`, (req, res) => {
+  router.get(`${ROOT}/:entity/name/:fqn`, (req, reply) => {
     const stored = findEndByFqn(ctx, pathParam(req, 'entity'), pathParam(req, 'fqn'), true);
-    res.json(entityLineage(ctx, stored, queryInt(req, 'upstreamDepth', 1), queryInt(req, 'downstreamDepth', 1)));
+    reply.json(entityLineage(ctx, stored, queryInt(req, 'upstreamDepth', 1), queryInt(req, 'downstreamDepth', 1)));
   });
 
-  router.get(`${ROOT}/:entity/:id`, (req, res) => {
+  router.get(`${ROOT}/:entity/:id`, (req, reply) => {
     const stored = findEnd(ctx, pathParam(req, 'entity'), pathParam(req, 'id'), true);
-    res.json(entityLineage(ctx, stored, queryInt(req, 'upstreamDepth', 1), queryInt(req, 'downstreamDepth', 1)));
+    reply.json(entityLineage(ctx, stored, queryInt(req, 'upstreamDepth', 1), queryInt(req, 'downstreamDepth', 1)));
   });
 
-  router.delete(`${ROOT}/:fromEntity/name/:fromFQN/:toEntity/name/:toFQN`, (req, res) => {
+  router.delete(`${ROOT}/:fromEntity/name/:fromFQN/:toEntity/name/:toFQN`, (req, reply) => {
     const from = findEndByFqn(ctx, pathParam(req, 'fromEntity'), pathParam(req, 'fromFQN'), false);
     const to = findEndByFqn(ctx, pathParam(req, 'toEntity'), pathParam(req, 'toFQN'), false);
     removeEdge(ctx, from, to);
-    res.status(200).end();
+    reply.status(200).empty();
   });
 
-  router.delete(`${ROOT}/:fromEntity/:fromId/:toEntity/:toId`, (req, res) => {
+  router.delete(`${ROOT}/:fromEntity/:fromId/:toEntity/:toId`, (req, reply) => {
     const from = findEnd(ctx, pathParam(req, 'fromEntity'), pathParam(req, 'fromId'), false);
     const to = findEnd(ctx, pathParam(req, 'toEntity'), pathParam(req, 'toId'), false);
     removeEdge(ctx, from, to);
-    res.status(200).end();
+    reply.status(200).empty();
   });
 }

@@ -4,10 +4,10 @@
  * the summaries the web UI reads. The domain is src/types/. Mounted before the generic routes, the
  * literal paths (`customProperties`, `fields`, `name`) before `/{id}`.
  */
-import type { Request, Response } from 'express';
+import type { ApiRequest, Reply } from '../http/exchange.ts';
 import type { Operation } from 'fast-json-patch';
 import type { CatalogContext } from '../domain/context.ts';
-import { identityOf } from '../http/authenticate.ts';
+import { identityOf } from '../http/exchange.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { DocumentSource } from '../openapi/document.ts';
 import type { CustomProperty, Type } from '../types/entity-types.ts';
@@ -23,19 +23,19 @@ import {
   showType,
 } from '../types/entity-types.ts';
 import { entityFields } from '../types/fields.ts';
-import { baseUrl, changeHeader, pathParam, queryInt, queryValue } from './request-helpers.ts';
+import { changeHeader, pathParam, queryInt, queryValue } from './request-helpers.ts';
 
 const ROOT = '/api/v1/metadata/types';
 
 export function mountMetadataTypeRoutes(router: OperationRoutes, ctx: CatalogContext, document: DocumentSource): void {
-  const user = (res: Response) => identityOf(res).user;
-  const withHref = (req: Request, type: Type): Type => ({ ...type, href: `${baseUrl(req)}/v1/metadata/types/${type.id}` });
-  const answer = (req: Request, res: Response, result: { type: Type; changed: boolean }) => {
-    changeHeader(res, result.changed ? 'entityUpdated' : 'entityNoChange');
-    res.json(withHref(req, result.type));
+  const user = (req: ApiRequest) => identityOf(req).user;
+  const withHref = (req: ApiRequest, type: Type): Type => ({ ...type, href: `${req.baseUrl}/v1/metadata/types/${type.id}` });
+  const answer = (req: ApiRequest, reply: Reply, result: { type: Type; changed: boolean }) => {
+    changeHeader(reply, result.changed ? 'entityUpdated' : 'entityNoChange');
+    reply.json(withHref(req, result.type));
   };
 
-  router.get(ROOT, (req, res) => {
+  router.get(ROOT, (req, reply) => {
     const custom = parseTypeFields(queryValue(req, 'fields'));
     const before = queryValue(req, 'before');
     const after = queryValue(req, 'after');
@@ -46,38 +46,38 @@ export function mountMetadataTypeRoutes(router: OperationRoutes, ctx: CatalogCon
       ...(typeof before === 'string' ? { before } : {}),
       ...(typeof after === 'string' ? { after } : {}),
     });
-    res.json({ data: data.map((t) => withHref(req, showType(t, custom))), paging });
+    reply.json({ data: data.map((t) => withHref(req, showType(t, custom))), paging });
   });
 
-  router.get(`${ROOT}/customProperties`, (_req, res) => {
-    res.json(allCustomProperties(ctx));
+  router.get(`${ROOT}/customProperties`, (_req, reply) => {
+    reply.json(allCustomProperties(ctx));
   });
 
-  router.get(`${ROOT}/fields/:entityType`, (req, res) => {
+  router.get(`${ROOT}/fields/:entityType`, (req, reply) => {
     const entityType = pathParam(req, 'entityType');
     const kind = entityTypeKind(ctx, entityType);
-    res.json(entityFields(document(), kind.schema, customPropertiesOfType(ctx, entityType)));
+    reply.json(entityFields(document(), kind.schema, customPropertiesOfType(ctx, entityType)));
   });
 
-  router.get(`${ROOT}/name/:entityType/customProperties`, (req, res) => {
-    res.json(customPropertiesOfType(ctx, pathParam(req, 'entityType')));
+  router.get(`${ROOT}/name/:entityType/customProperties`, (req, reply) => {
+    reply.json(customPropertiesOfType(ctx, pathParam(req, 'entityType')));
   });
 
-  router.get(`${ROOT}/name/:name`, (req, res) => {
+  router.get(`${ROOT}/name/:name`, (req, reply) => {
     const custom = parseTypeFields(queryValue(req, 'fields'));
-    res.json(withHref(req, showType(findType(ctx, 'name', pathParam(req, 'name')), custom)));
+    reply.json(withHref(req, showType(findType(ctx, 'name', pathParam(req, 'name')), custom)));
   });
 
-  router.get(`${ROOT}/:id`, (req, res) => {
+  router.get(`${ROOT}/:id`, (req, reply) => {
     const custom = parseTypeFields(queryValue(req, 'fields'));
-    res.json(withHref(req, showType(findType(ctx, 'id', pathParam(req, 'id')), custom)));
+    reply.json(withHref(req, showType(findType(ctx, 'id', pathParam(req, 'id')), custom)));
   });
 
-  router.put(`${ROOT}/:id`, (req, res) => {
-    answer(req, res, addCustomProperty(ctx, pathParam(req, 'id'), req.body as CustomProperty, user(res)));
+  router.put(`${ROOT}/:id`, (req, reply) => {
+    answer(req, reply, addCustomProperty(ctx, pathParam(req, 'id'), req.body as CustomProperty, user(req)));
   });
 
-  router.patch(`${ROOT}/:id`, (req, res) => {
-    answer(req, res, patchType(ctx, pathParam(req, 'id'), req.body as Operation[], user(res)));
+  router.patch(`${ROOT}/:id`, (req, reply) => {
+    answer(req, reply, patchType(ctx, pathParam(req, 'id'), req.body as Operation[], user(req)));
   });
 }

@@ -4,14 +4,14 @@
  * openapi.yaml; docs/behaviour.md "Data contracts"; the mapping: src/domain/odcs.ts). Registered
  * before the generic entity routes (`/dataContracts/odcs` is not an id).
  */
-import type { Request, Response } from 'express';
+import type { ApiRequest, Reply } from '../http/exchange.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import { checkContractRequest } from '../domain/contract-request-check.ts';
 import type { CreateRequest } from '../domain/entity.ts';
 import { CatalogError } from '../domain/errors.ts';
 import { createEntity, upsertEntity } from '../domain/lifecycle.ts';
 import { asOdcs, fromOdcs, parseOdcsSummary, readYaml, toOdcs, toOdcsYaml } from '../domain/odcs.ts';
-import { identityOf } from '../http/authenticate.ts';
+import { identityOf } from '../http/exchange.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import { dataContract as CONTRACT } from '../kinds/data-contract.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
@@ -22,51 +22,51 @@ const REPLACED = { schema: [], semantics: [], qualityExpectations: [] } as const
 
 export function mountOdcsRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   const prefix = '/api/v1/dataContracts';
-  const user = (res: Response) => identityOf(res).user;
-  const text = (req: Request, name: string) => {
+  const user = (req: ApiRequest) => identityOf(req).user;
+  const text = (req: ApiRequest, name: string) => {
     const value = queryValue(req, name);
     return value === undefined || value === '' ? undefined : String(value);
   };
   /** The live entity `entityId` and `entityType` name. */
-  const target = (req: Request): StoredEntity => {
+  const target = (req: ApiRequest): StoredEntity => {
     const id = String(queryValue(req, 'entityId'));
     const type = String(queryValue(req, 'entityType'));
     const stored = ctx.store.get(id);
     if (!stored || stored.type !== type || stored.entity.deleted) throw CatalogError.notFound(type, id);
     return stored;
   };
-  const requestOf = (req: Request, document: unknown): CreateRequest => fromOdcs(ctx, asOdcs(document as Record<string, unknown>), target(req), text(req, 'objectName'));
+  const requestOf = (req: ApiRequest, document: unknown): CreateRequest => fromOdcs(ctx, asOdcs(document as Record<string, unknown>), target(req), text(req, 'objectName'));
 
-  router.get(`${prefix}/:id/odcs`, (req, res) => {
-    res.json(toOdcs(ctx, findById(ctx, CONTRACT, pathParam(req, 'id'), 'non-deleted').entity));
+  router.get(`${prefix}/:id/odcs`, (req, reply) => {
+    reply.json(toOdcs(ctx, findById(ctx, CONTRACT, pathParam(req, 'id'), 'non-deleted').entity));
   });
-  router.get(`${prefix}/:id/odcs/yaml`, (req, res) => {
+  router.get(`${prefix}/:id/odcs/yaml`, (req, reply) => {
     const yaml = toOdcsYaml(ctx, findById(ctx, CONTRACT, pathParam(req, 'id'), 'non-deleted').entity);
-    res.type('application/yaml').send(yaml);
+    reply.text(yaml, 'application/yaml');
   });
-  router.get(`${prefix}/name/:fqn/odcs`, (req, res) => {
-    res.json(toOdcs(ctx, findByFqn(ctx, CONTRACT, pathParam(req, 'fqn'), 'non-deleted').entity));
+  router.get(`${prefix}/name/:fqn/odcs`, (req, reply) => {
+    reply.json(toOdcs(ctx, findByFqn(ctx, CONTRACT, pathParam(req, 'fqn'), 'non-deleted').entity));
   });
 
-  const create = (req: Request, res: Response, document: unknown) => {
-    const stored = createEntity(ctx, CONTRACT, requestOf(req, document), user(res));
+  const create = (req: ApiRequest, reply: Reply, document: unknown) => {
+    const stored = createEntity(ctx, CONTRACT, requestOf(req, document), user(req));
     const body = renderFor(ctx, CONTRACT, req, stored);
-    res.status(201).location(String(body.href)).json(body);
+    reply.status(201).location(String(body.href)).json(body);
   };
-  const upsert = (req: Request, res: Response, document: unknown) => {
+  const upsert = (req: ApiRequest, reply: Reply, document: unknown) => {
     const request = requestOf(req, document);
-    const { stored, outcome } = upsertEntity(ctx, CONTRACT, text(req, 'mode') === 'replace' ? { ...REPLACED, ...request } : request, user(res));
-    res.status(outcome === 'created' ? 201 : 200).json(renderFor(ctx, CONTRACT, req, stored));
+    const { stored, outcome } = upsertEntity(ctx, CONTRACT, text(req, 'mode') === 'replace' ? { ...REPLACED, ...request } : request, user(req));
+    reply.status(outcome === 'created' ? 201 : 200).json(renderFor(ctx, CONTRACT, req, stored));
   };
-  router.post(`${prefix}/odcs`, (req, res) => create(req, res, req.body));
-  router.put(`${prefix}/odcs`, (req, res) => upsert(req, res, req.body));
-  router.post(`${prefix}/odcs/yaml`, (req, res) => create(req, res, readYaml(req.body)));
-  router.put(`${prefix}/odcs/yaml`, (req, res) => upsert(req, res, readYaml(req.body)));
+  router.post(`${prefix}/odcs`, (req, reply) => create(req, reply, req.body));
+  router.put(`${prefix}/odcs`, (req, reply) => upsert(req, reply, req.body));
+  router.post(`${prefix}/odcs/yaml`, (req, reply) => create(req, reply, readYaml(req.body)));
+  router.put(`${prefix}/odcs/yaml`, (req, reply) => upsert(req, reply, readYaml(req.body)));
 
-  router.post(`${prefix}/odcs/parse/yaml`, (req, res) => {
-    res.json(parseOdcsSummary(asOdcs(readYaml(req.body))));
+  router.post(`${prefix}/odcs/parse/yaml`, (req, reply) => {
+    reply.json(parseOdcsSummary(asOdcs(readYaml(req.body))));
   });
-  router.post(`${prefix}/odcs/validate/yaml`, (req, res) => {
+  router.post(`${prefix}/odcs/validate/yaml`, (req, reply) => {
     const odcs = asOdcs(readYaml(req.body));
     const id = String(queryValue(req, 'entityId'));
     const type = String(queryValue(req, 'entityType'));
@@ -74,12 +74,12 @@ export function mountOdcsRoutes(router: OperationRoutes, ctx: CatalogContext): v
     // An unknown entity is reported as an entity error, as for a JSON request.
     const entity = stored && stored.type === type && !stored.entity.deleted ? stored : undefined;
     const request = entity ? fromOdcs(ctx, odcs, entity, text(req, 'objectName')) : { name: String(odcs.name ?? odcs.id), entity: { id, type } };
-    res.json(checkContractRequest(ctx, request));
+    reply.json(checkContractRequest(ctx, request));
   });
-  router.post(`${prefix}/validate/yaml`, (req, res) => {
+  router.post(`${prefix}/validate/yaml`, (req, reply) => {
     const request = readYaml(req.body);
     const problems = ctx.validators.validate(CONTRACT.createSchema, request);
     if (problems.length) throw CatalogError.badRequest(`Invalid data contract request: ${problems.map((p) => `${p.path || '/'} ${p.message}`).join('; ')}`);
-    res.json(checkContractRequest(ctx, request as CreateRequest));
+    reply.json(checkContractRequest(ctx, request as CreateRequest));
   });
 }

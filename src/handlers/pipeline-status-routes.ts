@@ -3,7 +3,7 @@
  * PipelineResource `/{fqn}/status`, the web UI's `ui/rest/pipelineAPI.ts`). Served in both
  * profiles; registered before the generic entity routes.
  */
-import type { Request } from 'express';
+import type { ApiRequest } from '../http/exchange.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import type { PipelineStatus } from '../domain/pipeline-status.ts';
 import { addPipelineStatus, deletePipelineStatus, pipelineStatuses } from '../domain/pipeline-status.ts';
@@ -13,20 +13,20 @@ import { queryTimestamp } from './table-data-routes.ts';
 import { findByFqn, pathParam, renderFor } from './request-helpers.ts';
 
 export function mountPipelineStatusRoutes(router: OperationRoutes, ctx: CatalogContext): void {
-  const live = (req: Request) => findByFqn(ctx, PIPELINE, pathParam(req, 'fqn'), 'non-deleted');
+  const live = (req: ApiRequest) => findByFqn(ctx, PIPELINE, pathParam(req, 'fqn'), 'non-deleted');
   const withStatus = new Set(['pipelineStatus']);
-  router.put('/api/v1/pipelines/:fqn/status', (req, res) => {
+  router.put('/api/v1/pipelines/:fqn/status', (req, reply) => {
     const stored = live(req);
     addPipelineStatus(ctx, stored, req.body as PipelineStatus);
-    res.json(renderFor(ctx, PIPELINE, req, stored, withStatus));
+    reply.json(renderFor(ctx, PIPELINE, req, stored, withStatus));
   });
-  router.get('/api/v1/pipelines/:fqn/status', (req, res) => {
+  router.get('/api/v1/pipelines/:fqn/status', (req, reply) => {
     const stored = live(req);
-    res.json(pipelineStatuses(ctx, stored.entity.id, { startTs: queryTimestamp(req, 'startTs'), endTs: queryTimestamp(req, 'endTs'), now: ctx.now() }));
+    reply.json(pipelineStatuses(ctx, stored.entity.id, { startTs: queryTimestamp(req, 'startTs'), endTs: queryTimestamp(req, 'endTs'), now: ctx.now() }));
   });
-  router.delete('/api/v1/pipelines/:fqn/status/:timestamp', (req, res) => {
+  router.delete('/api/v1/pipelines/:fqn/status/:timestamp', (req, reply) => {
     const stored = live(req);
     deletePipelineStatus(ctx, stored, Number(pathParam(req, 'timestamp')));
-    res.json(renderFor(ctx, PIPELINE, req, stored, withStatus));
+    reply.json(renderFor(ctx, PIPELINE, req, stored, withStatus));
   });
 }

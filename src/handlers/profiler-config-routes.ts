@@ -21,16 +21,16 @@ export function mountProfilerConfigRoutes(router: OperationRoutes, ctx: CatalogC
   for (const { kind, field } of SERVED) {
     const path = `/api/v1/${kind.collection}/:id/${field}`;
     const fields = new Set([field]);
-    router.get(path, (req, res) => res.json(renderFor(ctx, kind, req, findById(ctx, kind, pathParam(req, 'id'), 'non-deleted'), fields)));
-    router.put(path, (req, res) => {
+    router.get(path, (req, reply) => reply.json(renderFor(ctx, kind, req, findById(ctx, kind, pathParam(req, 'id'), 'non-deleted'), fields)));
+    router.put(path, (req, reply) => {
       const stored = findById(ctx, kind, pathParam(req, 'id'), 'non-deleted');
       setContainerProfilerConfig(ctx, kind.type, stored.entity.id, req.body as DatabaseProfilerConfig);
-      res.json(renderFor(ctx, kind, req, stored, fields));
+      reply.json(renderFor(ctx, kind, req, stored, fields));
     });
-    router.delete(path, (req, res) => {
+    router.delete(path, (req, reply) => {
       const stored = findById(ctx, kind, pathParam(req, 'id'), 'non-deleted');
       setContainerProfilerConfig(ctx, kind.type, stored.entity.id, undefined);
-      res.json(renderFor(ctx, kind, req, stored, fields));
+      reply.json(renderFor(ctx, kind, req, stored, fields));
     });
   }
 }

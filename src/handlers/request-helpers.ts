@@ -1,30 +1,30 @@
 /** Small helpers every handler uses: query parsing, lookups with `include`, rendering. */
-import type { Request, Response } from 'express';
+import type { ApiRequest, Reply } from '../http/exchange.ts';
 import type { CatalogContext, Kind } from '../domain/context.ts';
 import type { Entity } from '../domain/entity.ts';
 import type { Include } from '../domain/listing.ts';
 import { matchesInclude } from '../domain/listing.ts';
 import type { FieldSelection } from '../domain/projection.ts';
-import { renderAnswer } from '../domain/kept-answers.ts';
+import { render } from '../domain/projection.ts';
 import { ApiError } from '../http/errors.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 
-export function queryValue(req: Request, name: string): unknown {
+export function queryValue(req: ApiRequest, name: string): unknown {
   const value = (req.query as Record<string, unknown>)[name];
   return Array.isArray(value) ? value[value.length - 1] : value;
 }
 
-export function queryBool(req: Request, name: string): boolean {
+export function queryBool(req: ApiRequest, name: string): boolean {
   const value = queryValue(req, name);
   return value === true || value === 'true';
 }
 
-export function queryInclude(req: Request): Include {
+export function queryInclude(req: ApiRequest): Include {
   const value = queryValue(req, 'include');
   return value === 'deleted' || value === 'all' ? value : 'non-deleted';
 }
 
-export function queryInt(req: Request, name: string, fallback: number): number {
+export function queryInt(req: ApiRequest, name: string, fallback: number): number {
   const value = queryValue(req, name);
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
@@ -32,7 +32,7 @@ export function queryInt(req: Request, name: string, fallback: number): number {
   return n;
 }
 
-export function pathParam(req: Request, name: string): string {
+export function pathParam(req: ApiRequest, name: string): string {
   const value = req.params[name];
   if (typeof value !== 'string') throw ApiError.badRequest(`missing path parameter ${name}`);
   return value;
@@ -51,17 +51,12 @@ export function findByFqn(ctx: CatalogContext, def: Kind, fqn: string, include: 
   return stored;
 }
 
-/** `/api`, as the client reached it: the base of every `href`. */
-export function baseUrl(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? '127.0.0.1'}/api`;
-}
-
-/** The answer for `fields`: when none is asked for, the kept one (src/domain/kept-answers.ts: frozen, not to be changed). */
-export function renderFor(ctx: CatalogContext, def: Kind, req: Request, stored: StoredEntity, fields: FieldSelection = 'all'): Entity {
-  return renderAnswer(ctx, def, stored, fields, baseUrl(req));
+/** What a response shows of the entity for `fields` (src/domain/projection.ts), its `href`s from the request's base URL. */
+export function renderFor(ctx: CatalogContext, def: Kind, req: ApiRequest, stored: StoredEntity, fields: FieldSelection = 'all'): Entity {
+  return render(ctx, def, stored, fields, req.baseUrl);
 }
 
 /** OpenMetadata's change header (docs/behaviour.md "Upsert", "Delete and restore"). */
-export function changeHeader(res: Response, change: string): void {
-  res.setHeader('X-OpenMetadata-Change', change);
+export function changeHeader(reply: Reply, change: string): void {
+  reply.header('X-OpenMetadata-Change', change);
 }

@@ -3,7 +3,7 @@
  * `POST /v1/search/aggregate` and `GET /v1/search/fieldQuery`, answered from the catalog's search
  * index (src/search/search-index.ts), which follows the store's writes.
  */
-import type { Request } from 'express';
+import type { ApiRequest } from '../http/exchange.ts';
 import type { components } from '../../openapi/generated/schema.d.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
@@ -13,23 +13,23 @@ import { queryValue } from './request-helpers.ts';
 type AggregationRequest = components['schemas']['AggregationRequest'];
 
 /** A query parameter as text (the validator has checked its type); undefined when absent. */
-function text(req: Request, name: string): string | undefined {
+function text(req: ApiRequest, name: string): string | undefined {
   const value = queryValue(req, name);
   return value === undefined ? undefined : String(value);
 }
 
-function int(req: Request, name: string, fallback: number): number {
+function int(req: ApiRequest, name: string, fallback: number): number {
   const value = queryValue(req, name);
   return typeof value === 'number' ? value : value === undefined || value === '' ? fallback : Number(value);
 }
 
-function bool(req: Request, name: string, fallback: boolean): boolean {
+function bool(req: ApiRequest, name: string, fallback: boolean): boolean {
   const value = queryValue(req, name);
   return value === undefined ? fallback : value === true || value === 'true';
 }
 
 /** A parameter that may be repeated (`include_source_fields=a&include_source_fields=b`) or comma-separated. */
-function list(req: Request, name: string): string[] | undefined {
+function list(req: ApiRequest, name: string): string[] | undefined {
   const value = (req.query as Record<string, unknown>)[name];
   if (value === undefined) return undefined;
   return (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim());
@@ -38,8 +38,8 @@ function list(req: Request, name: string): string[] | undefined {
 export function mountSearchRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   const index = new SearchIndex(ctx);
 
-  router.get('/api/v1/search/query', (req, res) => {
-    res.json(
+  router.get('/api/v1/search/query', (req, reply) => {
+    reply.json(
       index.query({
         q: text(req, 'q'),
         index: text(req, 'index') ?? 'table_search_index',
@@ -58,8 +58,8 @@ export function mountSearchRoutes(router: OperationRoutes, ctx: CatalogContext):
     );
   });
 
-  router.get('/api/v1/search/aggregate', (req, res) => {
-    res.json(
+  router.get('/api/v1/search/aggregate', (req, reply) => {
+    reply.json(
       index.aggregate({
         index: text(req, 'index') ?? 'table_search_index',
         field: text(req, 'field') ?? '',
@@ -75,10 +75,10 @@ export function mountSearchRoutes(router: OperationRoutes, ctx: CatalogContext):
     );
   });
 
-  router.post('/api/v1/search/aggregate', (req, res) => {
+  router.post('/api/v1/search/aggregate', (req, reply) => {
     // The validator has filled in the body's defaults (index, fieldValue, query, size, deleted).
     const body = req.body as AggregationRequest;
-    res.json(
+    reply.json(
       index.aggregate({
         index: body.index,
         field: body.fieldName,
@@ -95,8 +95,8 @@ export function mountSearchRoutes(router: OperationRoutes, ctx: CatalogContext):
     );
   });
 
-  router.get('/api/v1/search/fieldQuery', (req, res) => {
-    res.json(
+  router.get('/api/v1/search/fieldQuery', (req, reply) => {
+    reply.json(
       index.fieldQuery({
         index: text(req, 'index') ?? 'table_search_index',
         fieldName: text(req, 'fieldName') ?? '',

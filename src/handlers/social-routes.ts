@@ -2,13 +2,13 @@
  * Followers and votes (docs/behaviour.md "Followers and votes"). The `contract` profile answers
  * with the entity, the `openmetadata` profile with a ChangeEvent (docs/behaviour.md "Profiles").
  */
-import type { Request, Response } from 'express';
+import type { ApiRequest, Reply } from '../http/exchange.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { CatalogContext, Kind } from '../domain/context.ts';
 import type { ChangeEvent } from '../domain/entity.ts';
 import { addFollower, removeFollower, vote, voterOf } from '../domain/social.ts';
 import type { VoteType } from '../domain/social.ts';
-import { identityOf } from '../http/authenticate.ts';
+import { identityOf, mediaTypeOf } from '../http/exchange.ts';
 import { ApiError } from '../http/errors.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import { findById, pathParam, renderFor } from './request-helpers.ts';
@@ -16,8 +16,8 @@ import { findById, pathParam, renderFor } from './request-helpers.ts';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The follower body: a JSON string (what clients send) or, profile `contract`, bare UUID text. */
-function followerId(ctx: CatalogContext, req: Request): string {
-  if (req.is('text/plain') && !ctx.profile.followerBodyMayBeText) {
+function followerId(ctx: CatalogContext, req: ApiRequest): string {
+  if (req.hasBody && mediaTypeOf(req.headers['content-type']) === 'text/plain' && !ctx.profile.followerBodyMayBeText) {
     throw new ApiError(415, 'Unsupported Content-Type text/plain: send the user id as a JSON string');
   }
   const body: unknown = req.body;
@@ -28,32 +28,32 @@ function followerId(ctx: CatalogContext, req: Request): string {
 
 export function mountSocialRoutes(router: OperationRoutes, ctx: CatalogContext, def: Kind): void {
   const prefix = `/api/v1/${def.collection}`;
-  const target = (req: Request) => findById(ctx, def, pathParam(req, 'id'), 'non-deleted');
+  const target = (req: ApiRequest) => findById(ctx, def, pathParam(req, 'id'), 'non-deleted');
 
   /** The entity (profile `contract`) or the recorded change event with the entity as rendered (`openmetadata`). */
-  const answer = (req: Request, res: Response, stored: StoredEntity, event: ChangeEvent) => {
-    res.setHeader('X-OpenMetadata-Change', 'entityFieldsChanged');
+  const answer = (req: ApiRequest, reply: Reply, stored: StoredEntity, event: ChangeEvent) => {
+    reply.header('X-OpenMetadata-Change', 'entityFieldsChanged');
     const entity = renderFor(ctx, def, req, stored);
-    if (ctx.profile.socialResponse === 'entity') return res.json(entity);
-    res.json({ ...event, entity });
+    if (ctx.profile.socialResponse === 'entity') return reply.json(entity);
+    reply.json({ ...event, entity });
   };
 
   if (def.followable) {
-    router.put(`${prefix}/:id/followers`, (req, res) => {
+    router.put(`${prefix}/:id/followers`, (req, reply) => {
       const stored = target(req);
-      answer(req, res, stored, addFollower(ctx, stored, followerId(ctx, req), identityOf(res).user));
+      answer(req, reply, stored, addFollower(ctx, stored, followerId(ctx, req), identityOf(req).user));
     });
-    router.delete(`${prefix}/:id/followers/:userId`, (req, res) => {
+    router.delete(`${prefix}/:id/followers/:userId`, (req, reply) => {
       const stored = target(req);
-      answer(req, res, stored, removeFollower(ctx, stored, pathParam(req, 'userId'), identityOf(res).user));
+      answer(req, reply, stored, removeFollower(ctx, stored, pathParam(req, 'userId'), identityOf(req).user));
     });
   }
   if (def.votable) {
-    router.put(`${prefix}/:id/vote`, (req, res) => {
+    router.put(`${prefix}/:id/vote`, (req, reply) => {
       const stored = target(req);
       const type = (req.body as { updatedVoteType: VoteType }).updatedVoteType;
-      const { userId, user } = identityOf(res);
-      answer(req, res, stored, vote(ctx, stored, voterOf(ctx, userId, user), type));
+      const { userId, user } = identityOf(req);
+      answer(req, reply, stored, vote(ctx, stored, voterOf(ctx, userId, user), type));
     });
   }
 }

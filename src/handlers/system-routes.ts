@@ -6,7 +6,7 @@
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import { parseFields } from '../domain/projection.ts';
-import { identityOf } from '../http/authenticate.ts';
+import { identityOf } from '../http/exchange.ts';
 import { user as users } from '../kinds/user.ts';
 import { findById, queryInclude, queryValue, renderFor } from './request-helpers.ts';
 import { VERSION } from '../version.ts';
@@ -15,13 +15,13 @@ import { VERSION } from '../version.ts';
 const STARTED_AT = Date.now();
 
 export function mountSystemRoutes(router: OperationRoutes, ctx: CatalogContext): void {
-  router.get('/api/v1/system/version', (_req, res) => {
-    res.json({ version: VERSION, revision: 'catalog-kit', timestamp: STARTED_AT });
+  router.get('/api/v1/system/version', (_req, reply) => {
+    reply.json({ version: VERSION, revision: 'catalog-kit', timestamp: STARTED_AT });
   });
 
-  router.get('/api/v1/users/loggedInUser', (req, res) => {
+  router.get('/api/v1/users/loggedInUser', (req, reply) => {
     // authenticate() created the user of the token on first use; a soft-deleted one is 404 unless included.
-    const stored = findById(ctx, users, identityOf(res).userId, queryInclude(req));
-    res.json(renderFor(ctx, users, req, stored, parseFields(ctx, users, queryValue(req, 'fields'))));
+    const stored = findById(ctx, users, identityOf(req).userId, queryInclude(req));
+    reply.json(renderFor(ctx, users, req, stored, parseFields(ctx, users, queryValue(req, 'fields'))));
   });
 }

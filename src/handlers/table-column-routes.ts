@@ -4,7 +4,7 @@
  * `ui/rest/tableAPI.ts` and `ui/rest/customMetricAPI.ts`; ColumnResource for `/v1/columns`). Served in both profiles; registered
  * before the generic entity routes.
  */
-import type { Request } from 'express';
+import type { ApiRequest } from '../http/exchange.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import { applyChange } from '../domain/lifecycle.ts';
 import type { ProfileKind } from '../domain/table-data.ts';
@@ -13,7 +13,7 @@ import { ApiError } from '../http/errors.ts';
 import { quoteName, splitFqn } from '../resources/fqn.ts';
 import type { CreateCustomMetric, UpdateColumn } from '../domain/table-columns.ts';
 import { addCustomMetric, columnPage, deleteCustomMetric, updateColumnByFqn, withLatestColumnProfiles } from '../domain/table-columns.ts';
-import { identityOf } from '../http/authenticate.ts';
+import { identityOf } from '../http/exchange.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import { table as TABLE } from '../kinds/table.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
@@ -22,7 +22,7 @@ import { findByFqn, findById, pathParam, queryInclude, queryInt, queryValue, ren
 const PROFILE_KINDS: ReadonlySet<string> = new Set<ProfileKind>(['table', 'column', 'system']);
 
 export function mountTableColumnRoutes(router: OperationRoutes, ctx: CatalogContext): void {
-  const page = (req: Request, stored: StoredEntity, search: boolean) => {
+  const page = (req: ApiRequest, stored: StoredEntity, search: boolean) => {
     const fields = String(queryValue(req, 'fields') ?? '')
       .split(',')
       .map((f) => f.trim())
@@ -35,46 +35,46 @@ export function mountTableColumnRoutes(router: OperationRoutes, ctx: CatalogCont
       ...(search && typeof q === 'string' && q !== '' ? { query: q } : {}),
     });
   };
-  const byId = (req: Request) => findById(ctx, TABLE, pathParam(req, 'id'), queryInclude(req));
-  const byName = (req: Request) => findByFqn(ctx, TABLE, pathParam(req, 'fqn'), queryInclude(req));
-  router.get('/api/v1/tables/:id/columns', (req, res) => res.json(page(req, byId(req), false)));
-  router.get('/api/v1/tables/name/:fqn/columns', (req, res) => res.json(page(req, byName(req), false)));
-  router.get('/api/v1/tables/:id/columns/search', (req, res) => res.json(page(req, byId(req), true)));
-  router.get('/api/v1/tables/name/:fqn/columns/search', (req, res) => res.json(page(req, byName(req), true)));
+  const byId = (req: ApiRequest) => findById(ctx, TABLE, pathParam(req, 'id'), queryInclude(req));
+  const byName = (req: ApiRequest) => findByFqn(ctx, TABLE, pathParam(req, 'fqn'), queryInclude(req));
+  router.get('/api/v1/tables/:id/columns', (req, reply) => reply.json(page(req, byId(req), false)));
+  router.get('/api/v1/tables/name/:fqn/columns', (req, reply) => reply.json(page(req, byName(req), false)));
+  router.get('/api/v1/tables/:id/columns/search', (req, reply) => reply.json(page(req, byId(req), true)));
+  router.get('/api/v1/tables/name/:fqn/columns/search', (req, reply) => reply.json(page(req, byName(req), true)));
 
-  router.put('/api/v1/columns/name/:fqn', (req, res) => {
+  router.put('/api/v1/columns/name/:fqn', (req, reply) => {
     const { table, next, column } = updateColumnByFqn(ctx, pathParam(req, 'fqn'), req.body as UpdateColumn);
-    applyChange(ctx, TABLE, table, next, identityOf(res).user);
-    res.json(column);
+    applyChange(ctx, TABLE, table, next, identityOf(req).user);
+    reply.json(column);
   });
 
-  router.get('/api/v1/tables/:fqn/tableProfile/latest', (req, res) => {
+  router.get('/api/v1/tables/:fqn/tableProfile/latest', (req, reply) => {
     const stored = findByFqn(ctx, TABLE, pathParam(req, 'fqn'), 'non-deleted');
     const rendered = renderFor(ctx, TABLE, req, stored, new Set(['profile']));
     const includeColumnProfile = queryValue(req, 'includeColumnProfile');
-    res.json(includeColumnProfile === false || includeColumnProfile === 'false' ? rendered : withLatestColumnProfiles(ctx, stored.entity.id, rendered));
+    reply.json(includeColumnProfile === false || includeColumnProfile === 'false' ? rendered : withLatestColumnProfiles(ctx, stored.entity.id, rendered));
   });
 
-  const live = (req: Request) => findById(ctx, TABLE, pathParam(req, 'id'), 'non-deleted');
-  const withMetrics = (req: Request, stored: StoredEntity) => renderFor(ctx, TABLE, req, stored, new Set(['customMetrics']));
-  router.put('/api/v1/tables/:id/customMetric', (req, res) => {
+  const live = (req: ApiRequest) => findById(ctx, TABLE, pathParam(req, 'id'), 'non-deleted');
+  const withMetrics = (req: ApiRequest, stored: StoredEntity) => renderFor(ctx, TABLE, req, stored, new Set(['customMetrics']));
+  router.put('/api/v1/tables/:id/customMetric', (req, reply) => {
     const stored = live(req);
-    addCustomMetric(ctx, stored, req.body as CreateCustomMetric, identityOf(res).user);
-    res.json(withMetrics(req, stored));
+    addCustomMetric(ctx, stored, req.body as CreateCustomMetric, identityOf(req).user);
+    reply.json(withMetrics(req, stored));
   });
-  router.delete('/api/v1/tables/:id/customMetric/:columnName/:customMetricName', (req, res) => {
+  router.delete('/api/v1/tables/:id/customMetric/:columnName/:customMetricName', (req, reply) => {
     const stored = live(req);
     deleteCustomMetric(ctx, stored, pathParam(req, 'customMetricName'), pathParam(req, 'columnName'));
-    res.json(withMetrics(req, stored));
+    reply.json(withMetrics(req, stored));
   });
-  router.delete('/api/v1/tables/:id/customMetric/:customMetricName', (req, res) => {
+  router.delete('/api/v1/tables/:id/customMetric/:customMetricName', (req, reply) => {
     const stored = live(req);
     deleteCustomMetric(ctx, stored, pathParam(req, 'customMetricName'));
-    res.json(withMetrics(req, stored));
+    reply.json(withMetrics(req, stored));
   });
 
   // Mounted after the custom metric deletes, which have as many segments.
-  router.delete('/api/v1/tables/:fqn/:entityType/:timestamp/profile', (req, res) => {
+  router.delete('/api/v1/tables/:fqn/:entityType/:timestamp/profile', (req, reply) => {
     const entityType = pathParam(req, 'entityType');
     if (!PROFILE_KINDS.has(entityType)) throw ApiError.badRequest(`entityType must be table, column or system, not ${entityType}`);
     const kind = entityType as ProfileKind;
@@ -90,6 +90,6 @@ export function mountTableColumnRoutes(router: OperationRoutes, ctx: CatalogCont
     if (!stored || stored.entity.deleted) throw ApiError.notFound(kind === 'column' ? 'column' : TABLE.type, fqn);
     if (column !== undefined && !(stored.entity.columns as { name: string }[] | undefined)?.some((c) => c.name === column)) throw ApiError.notFound('column', fqn);
     deleteProfilesAt(ctx, stored.entity.id, kind, Number(pathParam(req, 'timestamp')), column);
-    res.status(200).end();
+    reply.status(200).empty();
   });
 }

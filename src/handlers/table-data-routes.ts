@@ -5,7 +5,7 @@
  * `profileReadsByFqn`. OpenMetadata's `/tableProfilerConfig` is served in both profiles.
  * Registered before the generic entity routes.
  */
-import type { Request, Response } from 'express';
+import type { ApiRequest, Reply } from '../http/exchange.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import type { ContractSampleData, CreateTableProfile, ProfileKind, TableData, TableProfilerConfig } from '../domain/table-data.ts';
@@ -27,78 +27,78 @@ import type { StoredEntity } from '../store/entity-store.ts';
 import { findByFqn, findById, pathParam, queryValue, renderFor } from './request-helpers.ts';
 
 /** An optional epoch-ms query parameter (the validator has checked it is an integer ≥ 0). */
-export function queryTimestamp(req: Request, name: string): number | undefined {
+export function queryTimestamp(req: ApiRequest, name: string): number | undefined {
   const value = queryValue(req, name);
   return value === undefined || value === '' ? undefined : Number(value);
 }
 
 export function mountTableDataRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   const prefix = '/api/v1/tables/:id';
-  const table = (req: Request) => findById(ctx, TABLE, pathParam(req, 'id'), 'non-deleted');
-  const withFields = (req: Request, stored: StoredEntity, ...fields: string[]) => renderFor(ctx, TABLE, req, stored, new Set(fields));
+  const table = (req: ApiRequest) => findById(ctx, TABLE, pathParam(req, 'id'), 'non-deleted');
+  const withFields = (req: ApiRequest, stored: StoredEntity, ...fields: string[]) => renderFor(ctx, TABLE, req, stored, new Set(fields));
   /** DELETE answers: 204 (contract) or 200 with the table (docs/behaviour.md "Table data"). */
-  const deleted = (req: Request, res: Response, stored: StoredEntity) => {
+  const deleted = (req: ApiRequest, reply: Reply, stored: StoredEntity) => {
     const answer = ctx.profile.tableDataDelete;
-    if (answer.body === 'table') res.status(answer.status).json(withFields(req, stored));
-    else res.status(answer.status).end();
+    if (answer.body === 'table') reply.status(answer.status).json(withFields(req, stored));
+    else reply.status(answer.status).empty();
   };
 
   // Contract "Table profiler": GET 404 when the table is unknown or has no configuration.
-  router.get(`${prefix}/profilerConfig`, (req, res) => {
+  router.get(`${prefix}/profilerConfig`, (req, reply) => {
     const stored = table(req);
     const config = profilerConfigOf(ctx, stored.entity.id);
     if (!config) throw new ApiError(404, `Profiler config for table ${stored.entity.id} not found`);
-    res.json(ctx.profile.profilerConfigResponse === 'table' ? withFields(req, stored, 'tableProfilerConfig') : config);
+    reply.json(ctx.profile.profilerConfigResponse === 'table' ? withFields(req, stored, 'tableProfilerConfig') : config);
   });
-  router.put(`${prefix}/profilerConfig`, (req, res) => {
+  router.put(`${prefix}/profilerConfig`, (req, reply) => {
     const stored = table(req);
     const config = setProfilerConfig(ctx, stored, req.body as TableProfilerConfig);
-    res.json(ctx.profile.profilerConfigResponse === 'table' ? withFields(req, stored, 'tableProfilerConfig') : config);
+    reply.json(ctx.profile.profilerConfigResponse === 'table' ? withFields(req, stored, 'tableProfilerConfig') : config);
   });
-  router.delete(`${prefix}/profilerConfig`, (req, res) => {
+  router.delete(`${prefix}/profilerConfig`, (req, reply) => {
     const stored = table(req);
     deleteProfilerConfig(ctx, stored.entity.id);
-    deleted(req, res, stored);
+    deleted(req, reply, stored);
   });
 
   // OpenMetadata's path (docs/behaviour.md "Table data"; `ui/rest/tableAPI.ts`): always the table, in both profiles.
-  router.get(`${prefix}/tableProfilerConfig`, (req, res) => res.json(withFields(req, table(req), 'tableProfilerConfig')));
-  router.put(`${prefix}/tableProfilerConfig`, (req, res) => {
+  router.get(`${prefix}/tableProfilerConfig`, (req, reply) => reply.json(withFields(req, table(req), 'tableProfilerConfig')));
+  router.put(`${prefix}/tableProfilerConfig`, (req, reply) => {
     const stored = table(req);
     setProfilerConfig(ctx, stored, req.body as TableProfilerConfig);
-    res.json(withFields(req, stored, 'tableProfilerConfig'));
+    reply.json(withFields(req, stored, 'tableProfilerConfig'));
   });
-  router.delete(`${prefix}/tableProfilerConfig`, (req, res) => {
+  router.delete(`${prefix}/tableProfilerConfig`, (req, reply) => {
     const stored = table(req);
     deleteProfilerConfig(ctx, stored.entity.id);
-    res.json(withFields(req, stored));
+    reply.json(withFields(req, stored));
   });
 
   // Contract "Table sample data": GET 404 when none is stored.
-  const sampleAnswer = (req: Request, stored: StoredEntity, data: TableData) =>
+  const sampleAnswer = (req: ApiRequest, stored: StoredEntity, data: TableData) =>
     ctx.profile.sampleData === 'table' ? withFields(req, stored, 'sampleData') : toContractSampleData(stored.entity, data);
-  router.get(`${prefix}/sampleData`, (req, res) => {
+  router.get(`${prefix}/sampleData`, (req, reply) => {
     const stored = table(req);
     const data = sampleDataOf(ctx, stored.entity.id);
     if (!data) throw new ApiError(404, `Sample data for table ${stored.entity.id} not found`);
-    res.json(sampleAnswer(req, stored, data));
+    reply.json(sampleAnswer(req, stored, data));
   });
-  router.put(`${prefix}/sampleData`, (req, res) => {
+  router.put(`${prefix}/sampleData`, (req, reply) => {
     const stored = table(req);
     const data = setSampleData(ctx, stored, req.body as TableData | ContractSampleData);
-    res.json(sampleAnswer(req, stored, data));
+    reply.json(sampleAnswer(req, stored, data));
   });
-  router.delete(`${prefix}/sampleData`, (req, res) => {
+  router.delete(`${prefix}/sampleData`, (req, reply) => {
     const stored = table(req);
     deleteSampleData(ctx, stored.entity.id);
-    deleted(req, res, stored);
+    deleted(req, reply, stored);
   });
 
   // The write is always by table id; it answers the table with its newest `profile` (docs/behaviour.md "Table data").
-  router.put(`${prefix}/tableProfile`, (req, res) => {
+  router.put(`${prefix}/tableProfile`, (req, reply) => {
     const stored = table(req);
     addProfiles(ctx, stored, req.body as CreateTableProfile);
-    res.json(withFields(req, stored, 'profile'));
+    reply.json(withFields(req, stored, 'profile'));
   });
 
   const reads: [string, ProfileKind][] = [
@@ -107,14 +107,14 @@ export function mountTableDataRoutes(router: OperationRoutes, ctx: CatalogContex
     ['systemProfile', 'system'],
   ];
   for (const [path, kind] of reads) {
-    router.get(`${prefix}/${path}`, (req, res) => {
+    router.get(`${prefix}/${path}`, (req, reply) => {
       // OpenMetadata requires startTs / endTs on column and system profiles (docs/behaviour.md "Table data").
       if (ctx.profile.profileReadsByFqn && kind !== 'table') {
         for (const name of ['startTs', 'endTs']) if (queryValue(req, name) === undefined) throw ApiError.badRequest(`[query param ${name} must not be null]`);
       }
       const { stored, column } = profileTarget(ctx, pathParam(req, 'id'), kind);
       const range = { startTs: queryTimestamp(req, 'startTs'), endTs: queryTimestamp(req, 'endTs'), now: ctx.now() };
-      res.json(listProfiles(ctx, stored.entity.id, kind, range, column));
+      reply.json(listProfiles(ctx, stored.entity.id, kind, range, column));
     });
   }
 }

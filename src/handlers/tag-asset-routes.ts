@@ -5,16 +5,16 @@
 import type { CatalogContext } from '../domain/context.ts';
 import type { AddTagToAssetsRequest } from '../domain/tag-assets.ts';
 import { tagAssets } from '../domain/tag-assets.ts';
-import { identityOf } from '../http/authenticate.ts';
+import { identityOf } from '../http/exchange.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import { tag as TAG } from '../kinds/tag.ts';
 import { findById, pathParam } from './request-helpers.ts';
 
 export function mountTagAssetRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   for (const op of ['add', 'remove'] as const) {
-    router.put(`/api/v1/tags/:id/assets/${op}`, (req, res) => {
+    router.put(`/api/v1/tags/:id/assets/${op}`, (req, reply) => {
       const stored = findById(ctx, TAG, pathParam(req, 'id'), 'non-deleted');
-      res.json(tagAssets(ctx, stored, req.body as AddTagToAssetsRequest, op, identityOf(res).user));
+      reply.json(tagAssets(ctx, stored, req.body as AddTagToAssetsRequest, op, identityOf(req).user));
     });
   }
 }

@@ -5,11 +5,11 @@
  * /v1/teams/{id}/users/{userId}` ends one membership. Each answers the team with its `users`.
  * Served in both profiles; registered before the generic entity routes.
  */
-import type { Request, Response } from 'express';
+import type { ApiRequest, Reply } from '../http/exchange.ts';
 import type { CatalogContext } from '../domain/context.ts';
 import type { EntityReference } from '../domain/entity.ts';
 import { setMembership } from '../domain/memberships.ts';
-import { identityOf } from '../http/authenticate.ts';
+import { identityOf } from '../http/exchange.ts';
 import type { OperationRoutes } from '../http/operation-routes.ts';
 import { team as TEAM } from '../kinds/team.ts';
 import { user as USER } from '../kinds/user.ts';
@@ -17,26 +17,26 @@ import { findById, pathParam, renderFor } from './request-helpers.ts';
 
 export function mountTeamMemberRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   const kinds = { user: USER, team: TEAM };
-  const answer = (req: Request, res: Response, id: string) => res.json(renderFor(ctx, TEAM, req, findById(ctx, TEAM, id, 'all'), new Set(['users'])));
+  const answer = (req: ApiRequest, reply: Reply, id: string) => reply.json(renderFor(ctx, TEAM, req, findById(ctx, TEAM, id, 'all'), new Set(['users'])));
 
-  router.put('/api/v1/teams/:id/users', (req, res) => {
+  router.put('/api/v1/teams/:id/users', (req, reply) => {
     const team = findById(ctx, TEAM, pathParam(req, 'id'), 'non-deleted');
     const wanted = (req.body as EntityReference[]).map((ref) => findById(ctx, USER, ref.id, 'non-deleted'));
     const wantedIds = new Set(wanted.map((u) => u.entity.id));
     const current = (renderFor(ctx, TEAM, req, team, new Set(['users'])).users as EntityReference[] | undefined) ?? [];
-    const by = identityOf(res).user;
+    const by = identityOf(req).user;
     for (const ref of current) {
       const member = ctx.store.get(ref.id);
       if (member && !wantedIds.has(ref.id)) setMembership(ctx, kinds, member, team, false, by);
     }
     for (const member of wanted) setMembership(ctx, kinds, member, team, true, by);
-    answer(req, res, team.entity.id);
+    answer(req, reply, team.entity.id);
   });
 
-  router.delete('/api/v1/teams/:id/users/:userId', (req, res) => {
+  router.delete('/api/v1/teams/:id/users/:userId', (req, reply) => {
     const team = findById(ctx, TEAM, pathParam(req, 'id'), 'non-deleted');
     const member = findById(ctx, USER, pathParam(req, 'userId'), 'all');
-    setMembership(ctx, kinds, member, team, false, identityOf(res).user);
-    answer(req, res, team.entity.id);
+    setMembership(ctx, kinds, member, team, false, identityOf(req).user);
+    answer(req, reply, team.entity.id);
   });
 }

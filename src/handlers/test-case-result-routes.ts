@@ -14,14 +14,14 @@ import { queryTimestamp } from './table-data-routes.ts';
 export function mountTestCaseResultRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   const path = '/api/v1/dataQuality/testCases/testCaseResults/:fqn';
 
-  router.put(path, (req, res) => {
+  router.put(path, (req, reply) => {
     const testCase = findByFqn(ctx, TEST_CASE, pathParam(req, 'fqn'), 'non-deleted');
     const { result } = addTestCaseResult(ctx, testCase, req.body as TestCaseResult);
-    res.json(result);
+    reply.json(result);
   });
 
-  router.get(path, (req, res) => {
+  router.get(path, (req, reply) => {
     const testCase = findByFqn(ctx, TEST_CASE, pathParam(req, 'fqn'), 'non-deleted');
-    res.json(listTestCaseResults(ctx, testCase.entity.id, { startTs: queryTimestamp(req, 'startTs'), endTs: queryTimestamp(req, 'endTs'), now: ctx.now() }));
+    reply.json(listTestCaseResults(ctx, testCase.entity.id, { startTs: queryTimestamp(req, 'startTs'), endTs: queryTimestamp(req, 'endTs'), now: ctx.now() }));
   });
 }

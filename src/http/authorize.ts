@@ -1,15 +1,11 @@
-/** Authorisation by role, after request validation (the pipeline in src/app.ts; contract "Authentication" 3). */
-import type { RequestHandler } from 'express';
+/** Authorisation by role, after request validation (the dispatcher, src/http/dispatcher.ts; contract "Authentication" 3). */
 import { allows, operationName, permissionOf } from '../auth/permissions.ts';
-import { identityOf } from './authenticate.ts';
 import { ApiError } from './errors.ts';
-import { operationOf } from './operation-routes.ts';
+import type { ApiRequest } from './exchange.ts';
+import { identityOf } from './exchange.ts';
 
-export function authorize(): RequestHandler {
-  return (req, res, next) => {
-    const permission = permissionOf(req.method, operationOf(res)?.entry.permission);
-    const identity = identityOf(res);
-    if (!allows(identity.roles, permission)) return next(ApiError.forbidden(identity.user, operationName(req.method, permission)));
-    next();
-  };
+export function authorize(req: ApiRequest): void {
+  const permission = permissionOf(req.method, req.operation?.entry.permission);
+  const identity = identityOf(req);
+  if (!allows(identity.roles, permission)) throw ApiError.forbidden(identity.user, operationName(req.method, permission));
 }

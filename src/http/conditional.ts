@@ -1,29 +1,29 @@
 /**
  * Conditional requests on entities (docs/behaviour.md "Conditional requests"; OpenMetadata's
  * `EntityResource` ETag handling, `PreconditionFailedException`): an entity's answers carry its tag
- * (src/domain/projection.ts `entityTag`); a GET whose `If-None-Match` names it is 304 (sendJson,
- * src/http/send-json.ts, answers it as express does); a PUT, PATCH or DELETE whose `If-Match` names
+ * (src/domain/projection.ts `entityTag`); a GET whose `If-None-Match` names it is 304 (the
+ * dispatcher, src/http/dispatcher.ts, answers it); a PUT, PATCH or DELETE whose `If-Match` names
  * another tag is 412 and changes nothing. Tags are compared weakly (`W/` ignored), as OpenMetadata
  * compares them.
  */
-import type { Request, Response } from 'express';
 import type { Kind } from '../domain/context.ts';
 import type { FieldSelection } from '../domain/projection.ts';
 import { entityTag, taggedByEntity } from '../domain/projection.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import { ApiError } from './errors.ts';
+import type { ApiRequest, Reply } from './exchange.ts';
 
 /** OpenMetadata's message (`PreconditionFailedException`). */
 const STALE = 'The entity has been modified by another user. Please refresh and retry.';
 
 /** Tags a GET answer of the entity with its tag, unless the answer shows data computed elsewhere (then its content tags it). */
-export function tagRead(res: Response, def: Kind, stored: StoredEntity, fields: FieldSelection): void {
-  if (taggedByEntity(def, fields)) res.setHeader('ETag', entityTag(stored));
+export function tagRead(reply: Reply, def: Kind, stored: StoredEntity, fields: FieldSelection): void {
+  if (taggedByEntity(def, fields)) reply.header('ETag', entityTag(stored));
 }
 
 /** Tags the answer of a write with the entity's new tag: the one the next `If-Match` names. */
-export function tagWrite(res: Response, stored: StoredEntity): void {
-  res.setHeader('ETag', entityTag(stored));
+export function tagWrite(reply: Reply, stored: StoredEntity): void {
+  reply.header('ETag', entityTag(stored));
 }
 
 /** `W/"x"` and `"x"` compare equal (weak comparison, RFC 9110 §8.8.3.2). */
@@ -39,7 +39,7 @@ export function namesTag(header: string, tag: string): boolean {
  * Checks a write's `If-Match` against the entity it writes (`undefined`: none exists yet): 412
  * PRECONDITION_FAILED when it names neither the entity's tag nor `*`. Without the header, nothing is checked.
  */
-export function checkIfMatch(req: Request, stored: StoredEntity | undefined): void {
+export function checkIfMatch(req: ApiRequest, stored: StoredEntity | undefined): void {
   const header = req.headers['if-match'];
   if (header === undefined) return;
   if (stored && namesTag(header, entityTag(stored))) return;

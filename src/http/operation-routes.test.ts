@@ -3,16 +3,25 @@
  * both profiles, and a request to a documented path with another method is a 405 naming the
  * methods it has, in the error shape.
  */
-import express from 'express';
-import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { startApp } from '../../test/kit.ts';
 import { profileByName } from '../config/profiles.ts';
 import { compiledValidators, operationsOf } from '../openapi/compiled.ts';
+import { createDispatcher } from './dispatcher.ts';
+import type { OperationRoutes } from './operation-routes.ts';
 import { ApiError } from './errors.ts';
 import { bindOperation } from './operation-validation.ts';
-import { jsonResponses, operationRoutes } from './operation-routes.ts';
+import { operationRoutes } from './operation-routes.ts';
 import { errorRenderer } from './render-error.ts';
+
+/** A dispatcher over `routes` with no authentication: what the test sends, the routes answer. */
+function dispatcherOf(routes: OperationRoutes, { log = () => {}, validateResponses = true }: { log?: (line: string) => void; validateResponses?: boolean } = {}) {
+  const dispatch = createDispatcher({ routes, renderError: errorRenderer(profileByName('contract'), log), validateResponses });
+  return async (method: string, url: string) => {
+    const answer = await dispatch({ method, url, origin: 'http://catalog.test', headers: {} });
+    return { status: answer.status, type: answer.headers['content-type'], body: answer.body === undefined ? undefined : (JSON.parse(answer.body) as Record<string, unknown>) };
+  };
+}
 
 describe('every documented operation is served', () => {
   it.each(['contract', 'openmetadata'] as const)('profile %s: no operation of the document is without a route', async (profile) => {
@@ -67,13 +76,9 @@ describe('an error answer the operation does not document', () => {
       throw new ApiError(409, 'already reset');
     });
     const logged: string[] = [];
-    const app = express();
-    app.use(routes.dispatch);
-    app.use(errorRenderer(profileByName('contract'), (line) => logged.push(line)));
-    jsonResponses(app);
-    const res = await request(app).post('/__admin/reset');
-    expect([res.status, res.type, res.body.code]).toEqual([500, 'application/json', 500]);
-    expect(res.body.message).toMatch(/failed validation.*status 409 is not documented for POST \/__admin\/reset/);
+    const res = await dispatcherOf(routes, { log: (line) => logged.push(line) })('POST', '/__admin/reset');
+    expect([res.status, res.type, res.body?.code]).toEqual([500, 'application/json; charset=utf-8', 500]);
+    expect(res.body?.message).toMatch(/failed validation.*status 409 is not documented for POST \/__admin\/reset/);
     expect(logged).toEqual([expect.stringMatching(/^500 on POST \/__admin\/reset: status 409 is not documented/)]);
   });
 });
@@ -85,30 +90,26 @@ describe('a request goes to the first mounted route that matches it, whatever it
   const byName = '/api/v1/containers/name/:fqn';
   const appWith = (order: string[], later?: string) => {
     const compiled = compiledValidators();
-    const routes = operationRoutes({ prefix: '/api', operations: operationsOf(compiled.tables.api, 'contract'), compiled, validateResponses: false });
-    const mount = (path: string) => routes.get(path, (_req, res) => void res.json({ route: path }));
+    const routes = operationRoutes({ prefix: '/api', operations: operationsOf(compiled.tables.api, 'contract'), compiled });
+    const mount = (path: string) => routes.get(path, (_req, reply) => reply.json({ route: path }));
     for (const path of order) mount(path);
-    const app = express();
-    app.use(routes.dispatch);
-    app.use(errorRenderer(profileByName('contract'), () => {}));
-    jsonResponses(app);
-    return { app, mountLater: () => later && mount(later) };
+    return { get: (url: string) => dispatcherOf(routes, { validateResponses: false })('GET', url), mountLater: () => later && mount(later) };
   };
 
   it.each([
     { given: 'the id route mounted first', order: [byId, byName], want: 400 },
     { given: 'the name route mounted first', order: [byName, byId], want: 200 },
   ])('$given → $want', async ({ order, want }) => {
-    const { app } = appWith(order);
-    expect((await request(app).get('/api/v1/containers/name/versions')).status).toBe(want);
+    const { get } = appWith(order);
+    expect((await get('/api/v1/containers/name/versions')).status).toBe(want);
   });
 
   it('a route mounted after requests were served is found, under a static prefix already served', async () => {
-    const { app, mountLater } = appWith(['/api/v1/containers'], byId);
+    const { get, mountLater } = appWith(['/api/v1/containers'], byId);
     const versions = '/api/v1/containers/6f1c0e3e-0000-4000-8000-000000000001/versions';
-    expect((await request(app).get(versions)).status).toBe(404);
+    expect((await get(versions)).status).toBe(404);
     mountLater();
-    const res = await request(app).get(versions);
-    expect([res.status, res.body.route]).toEqual([200, byId]);
+    const res = await get(versions);
+    expect([res.status, res.body?.route]).toEqual([200, byId]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Request and response validation of one documented operation with the validators compiled from
- * the document at build time (src/openapi/compiled.ts). The route express matched names the
+ * the document at build time (src/openapi/compiled.ts). The route a request matched names the
  * operation (src/http/operation-routes.ts), so nothing is searched per request.
  *
  * - Path, query and header parameters are checked with coercion (`?limit=10` is the integer 10,
@@ -11,13 +11,12 @@
  * - A response is checked against the schema documented for its status; a response the document
  *   does not allow is a server bug, answered 500 by the error renderer.
  */
-import type { Request } from 'express';
 import type { CompiledFunction, CompiledValidators, OperationEntry } from '../openapi/compiled.ts';
 import { detailsMessage, detailsText, requestDetails, responseDetails } from '../openapi/validation-details.ts';
-import { keptText } from '../domain/kept-answers.ts';
-import { hasBody } from './compose.ts';
 import { ApiError } from './errors.ts';
 import type { ErrorDetail } from './errors.ts';
+import type { ApiRequest } from './exchange.ts';
+import { mediaTypeOf } from './exchange.ts';
 
 /** A response the document does not allow: rendered as a 500 (src/http/render-error.ts). */
 export class ResponseValidationError extends Error {
@@ -33,7 +32,7 @@ export class ResponseValidationError extends Error {
 export interface BoundOperation {
   readonly entry: OperationEntry;
   /** Throws the 400 / 415 ApiError of an invalid request; coerces the query in place. */
-  validateRequest(req: Request): void;
+  validateRequest(req: ApiRequest): void;
   /** Throws a ResponseValidationError when `body` is not what the document allows for `status`. */
   validateResponse(status: number, body: unknown): void;
   /** The documented error statuses (4xx/5xx) of the operation. */
@@ -46,24 +45,12 @@ function lookup(functions: Record<string, CompiledFunction>, name: string): Comp
   return fn;
 }
 
-/** `application/json; charset=utf-8` → `application/json`. */
-function mediaTypeOf(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const semi = header.indexOf(';');
-  return (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase();
-}
-
 /** The documented media type a request's Content-Type selects (`application/*` and `*\/*` match too). */
 function selectMediaType(content: Record<string, string | null>, mediaType: string): string | undefined {
   if (mediaType in content) return mediaType;
   const [type] = mediaType.split('/');
   if (`${type}/*` in content) return `${type}/*`;
   return '*/*' in content ? '*/*' : undefined;
-}
-
-/** An object holding a `data` array: the shape of a page. */
-function isPage(value: unknown): value is { data: unknown[] } {
-  return typeof value === 'object' && value !== null && Array.isArray((value as { data?: unknown }).data);
 }
 
 export function bindOperation(entry: OperationEntry, compiled: CompiledValidators): BoundOperation {
@@ -77,24 +64,10 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
     responses.set(status, new Map(Object.entries(content).map(([mediaType, name]) => [mediaType, name ? lookup(compiled.responses, name) : undefined])));
   }
   const where = `${entry.method} ${entry.path}`;
-  const pages = new Set(entry.pages ?? []);
 
-  /** Throws when `checked` is invalid, with the details of `whole` (a page's, when only some of its items were checked). */
-  const check = (validate: CompiledFunction, status: number, checked: unknown, whole: unknown): void => {
-    if (validate(checked)) return;
-    if (whole !== checked) validate(whole);
-    const details = responseDetails(validate.errors);
-    throw new ResponseValidationError(`the ${status} response of ${where} does not match the document: ${detailsText(details)}`, details);
-  };
-
-  const checkParams = (req: Request, params: CompiledFunction): void => {
-    // express 5 parses `req.query` anew on every read: keep one object, so the coerced values stay.
-    // Without a query string there is nothing to coerce, and nothing to keep.
-    const hasQueryString = req.url.includes('?');
-    const query = hasQueryString ? (req.query as Record<string, unknown>) : {};
-    if (hasQueryString) Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
-    // A copy of the path parameters: handlers read them as strings.
-    const values = { params: { ...req.params }, query, headers: req.headers };
+  const checkParams = (req: ApiRequest, params: CompiledFunction): void => {
+    // The query is coerced in place; a copy of the path parameters is checked: handlers read them as strings.
+    const values = { params: { ...req.params }, query: req.query, headers: req.headers };
     if (!params(values)) {
       const details = requestDetails(params.errors ?? []);
       throw ApiError.badRequest(detailsMessage(details), details);
@@ -102,9 +75,9 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
   };
 
   /** The documented media type of the request's body; undefined when there is no body to check. */
-  const checkMediaType = (req: Request): string | undefined => {
+  const checkMediaType = (req: ApiRequest): string | undefined => {
     if (!body) return undefined;
-    const present = hasBody(req);
+    const present = req.hasBody;
     if (!present && !body.required) return undefined;
     const mediaType = mediaTypeOf(req.headers['content-type']);
     if (mediaType === undefined) {
@@ -121,7 +94,7 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
     return selected;
   };
 
-  const checkBody = (req: Request, mediaType: string): void => {
+  const checkBody = (req: ApiRequest, mediaType: string): void => {
     const validate = bodyValidators.get(mediaType);
     if (validate && !validate(req.body)) {
       const details = requestDetails(validate.errors ?? [], 'body');
@@ -148,23 +121,9 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
       if (!byType) throw new ResponseValidationError(`status ${status} is not documented for ${where}`, []);
       if (byType.size === 0) return;
       const validate = byType.get('application/json') ?? byType.values().next().value;
-      if (!validate) return;
-      // A kept answer (src/domain/kept-answers.ts) is frozen and the same every time it is sent: it
-      // remembers the validators it has passed, and one check stands for every time. A page
-      // (`pages`) is checked with only its items not found valid yet: its schema checks each item
-      // on its own (scripts/compile-validators.ts `isItemwisePage`), so that is the whole check.
-      const kept = keptText(value);
-      if (kept?.passed.includes(validate)) return;
-      if (pages.has(key) && isPage(value)) {
-        const data = value.data;
-        const passed = (item: unknown) => keptText(item)?.passed.includes(validate) === true;
-        const fresh = data.some(passed) ? data.filter((item) => !passed(item)) : data;
-        check(validate, status, fresh === data ? value : { ...value, data: fresh }, value);
-        for (const item of fresh) keptText(item)?.passed.push(validate);
-      } else {
-        check(validate, status, value, value);
-      }
-      kept?.passed.push(validate);
+      if (!validate || validate(value)) return;
+      const details = responseDetails(validate.errors);
+      throw new ResponseValidationError(`the ${status} response of ${where} does not match the document: ${detailsText(details)}`, details);
     },
   };
 }

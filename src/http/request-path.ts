@@ -3,10 +3,8 @@
  * is an API call (`/api` or below, compared as express routes compare it: case-insensitively), and
  * for a call under `/api/v1` the collection it addresses (a kind's `collection`, src/kinds/:
  * `tables`, `services/databaseServices`, `dataQuality/testCases`…) and what follows it. Read by the
- * request log and journal (src/http/request-log.ts) and by the injected latency and errors
- * (src/admin/injection.ts), which match rules on the path.
+ * request log and journal (src/http/request-log.ts).
  */
-import { isUnder } from './compose.ts';
 
 export interface RequestPath {
   /** The URL up to its query string: `/api/v1/tables/name/a.b`. */
@@ -25,7 +23,7 @@ const COLLECTION = /^\/api\/v1\/((?:services|dataQuality)\/[^/]+|[^/]+)(\/.*)?$/
 export function parseRequestPath(url: string): RequestPath {
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
-  const api = isUnder(path, '/api');
+  const api = /^\/api(?:\/|$)/i.test(path);
   const match = api ? COLLECTION.exec(path) : null;
   return { path, api, collection: match?.[1], rest: match?.[2] ?? '' };
 }

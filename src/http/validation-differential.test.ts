@@ -1,5 +1,5 @@
 /**
- * The compiled validators (src/http/operation-validation.ts) against an independent oracle,
+ * The compiled validators (src/http/operation-validation.ts), as the dispatcher runs them, against an independent oracle,
  * express-openapi-validator: generated valid and invalid requests go through both, and generated
  * valid and invalid responses are checked by both. They must agree, except where this file lists
  * a deliberate difference with its reason.
@@ -24,6 +24,10 @@ import { readDocument } from '../openapi/document.ts';
 import type { OpenApiDocument } from '../openapi/document.ts';
 import { ResponseValidationError, bindOperation } from './operation-validation.ts';
 import { operationRoutes } from './operation-routes.ts';
+import { profileByName } from '../config/profiles.ts';
+import { createDispatcher } from './dispatcher.ts';
+import { dispatchTo } from './express-adapter.ts';
+import { errorRenderer } from './render-error.ts';
 
 /**
  * Where the two may disagree on purpose. Each case names the difference it exercises; a case that
@@ -144,16 +148,15 @@ function byRouteOrder(a: OperationEntry, b: OperationEntry): number {
   return bs.length - as.length;
 }
 
-/** The compiled validators, mounted as the server mounts them, in front of a handler that answers 200. */
+/** The compiled validators, run by the dispatcher as the server runs them, in front of a handler that answers 200. */
 function compiledApp(): express.Express {
   const app = express();
-  app.use(...parsers());
-  const routes = operationRoutes({ prefix: '/api', operations, compiled, validateResponses: false });
+  const routes = operationRoutes({ prefix: '/api', operations, compiled });
   for (const entry of [...operations].sort(byRouteOrder)) {
-    routes[entry.method.toLowerCase() as 'get'](`/api${entry.path.replace(/\{([^}]+)\}/g, ':$1')}`, ok);
+    routes[entry.method.toLowerCase() as 'get'](`/api${entry.path.replace(/\{([^}]+)\}/g, ':$1')}`, (_req, reply) => reply.json({}));
   }
-  app.use(routes.dispatch);
-  app.use(statusOnly);
+  const dispatch = createDispatcher({ routes, renderError: errorRenderer(profileByName('contract'), () => {}), validateResponses: false });
+  app.use('/api', dispatchTo(dispatch, '1mb'));
   return app;
 }
 

@@ -42,11 +42,6 @@ export interface OperationEntry {
   body?: { required: boolean; content: Record<string, string | null> };
   /** Status (`200`, `4XX`, `default`) → media type → validator name (`null`: no schema). */
   responses: Record<string, Record<string, string | null>>;
-  /**
-   * Statuses whose JSON answer is a page checked item by item: its `data` array's items are each
-   * checked on their own (scripts/compile-validators.ts `isItemwisePage`).
-   */
-  pages?: string[];
 }
 
 /** The operations of one document; the API's differ by profile where the profile overlay does. */

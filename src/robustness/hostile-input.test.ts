@@ -3,9 +3,11 @@
  * (docs/behaviour.md "Errors") (or be ignored where the contract ignores it), never a 500, never pollute
  * Object.prototype, and never leave the store changed by a refused request.
  */
+import { connect } from 'node:net';
 import type { Response } from 'supertest';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_DEPTH } from '../http/body-limits.ts';
+import { errorTypeOf } from '../http/errors.ts';
+import { MAX_BODY_DEPTH } from '../http/request-body.ts';
 import type { SeededCatalog, TestApp } from '../../test/kit.ts';
 import { expectError, seedCatalog, startApp, storeDump } from '../../test/kit.ts';
 
@@ -251,5 +253,30 @@ describe('request bodies are never coerced: a value of the wrong type is a 400 n
     const res = await catalog.get('/api/v1/containers?limit=2');
     expect(res.status).toBe(200);
     expect(res.body.data.length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("a request Node's HTTP parser refuses is answered in the error shape, then closed", () => {
+  /** The raw answer to `raw`, sent on a connection of its own, read until the server closes it. */
+  const rawAnswer = (raw: string) =>
+    new Promise<string>((resolve) => {
+      const socket = connect(Number(new URL(catalog.baseUrl).port), '127.0.0.1', () => socket.write(raw));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      socket.on('close', () => resolve(text));
+      socket.on('error', () => resolve(text));
+    });
+
+  it.each([
+    { given: 'a control character in a header value', raw: 'GET /api/v1/tables HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n', want: 400 },
+    { given: 'a header block over maxHeaderSize', raw: `GET /api/v1/tables HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, want: 431 },
+    { given: 'an unknown method token', raw: 'BLAH\r\n\r\n', want: 400 },
+  ])('$given → $want with the JSON error body', async ({ raw, want }) => {
+    const text = await rawAnswer(raw);
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toMatch(new RegExp(`^HTTP/1.1 ${want} `));
+    expect(head.toLowerCase()).toContain('content-type: application/json; charset=utf-8');
+    expect(head.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(body)).toMatchObject({ code: want, errorType: errorTypeOf(want), message: expect.any(String) });
   });
 });
