@@ -77,21 +77,8 @@ export function createCatalogContext(options: CatalogContextOptions): CatalogCon
     kinds: options.kinds,
     events: { max: options.maxEvents ?? DEFAULT_MAX_EVENTS, listeners: new Set() },
     now: options.now ?? (() => Date.now()),
-    newId: options.newId ?? flatUUID,
+    newId: options.newId ?? (() => randomUUID()),
   };
-}
-
-/**
- * A random UUID as one flat string. Node's `randomUUID` joins its 20 pieces with `+`, which V8 keeps
- * as a tree of 19 joined strings (about 490 bytes instead of 66); an id outlives its request (an
- * event's id is its key in the log), so every write left that tree for the garbage collector to
- * copy. Reading a character makes V8 flatten the string in place, and the collector then keeps only
- * the flat one (docs/performance.md "What changed in phase 7").
- */
-function flatUUID(): string {
-  const id = randomUUID();
-  id.charCodeAt(0);
-  return id;
 }
 
 /** How a create-request field that names another entity is resolved into a reference. */

@@ -39,11 +39,9 @@ export function referenceTo(type: string, entity: Entity): EntityReference {
 
 /**
  * A copy of `base` with `fields` set, built key by key: of an entity (a new version), a reference
- * (with its `href`), any record an answer holds. A spread copy (`{ ...base, ...fields }`) has its
- * source's shape, and V8 adds any field that shape lacks (`displayName` set for the first time,
- * `changeDescription` on a first update, `href`) the slow way: ≈ 600 against 110 ns for a
- * reference, and serialising such an entity takes about twice as long, 5.8 against 3.1 µs for a
- * container (docs/performance.md "What changed in phase 9").
+ * (with its `href`), any record an answer holds. A spread copy (`{ ...base, ...fields }`) keeps its
+ * source's shape, and V8 adds a field that shape lacks (`href`, a first `changeDescription`) the
+ * slow way, for every later read and JSON.stringify of it (bench: GET by id, POST create).
  */
 export function withFields<T extends object>(base: T, fields: Partial<T> & Record<string, unknown>): T {
   const out = {} as Record<string, unknown>;

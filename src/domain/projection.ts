@@ -6,7 +6,6 @@
  */
 import { createHash } from 'node:crypto';
 import { CatalogError } from './errors.ts';
-import { jsonOfCompacted } from '../store/compact.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext, Kind, KindRegistry } from './context.ts';
 import type { Entity, EntityReference } from './entity.ts';
@@ -36,12 +35,8 @@ export function parseFields(ctx: CatalogContext, def: Kind, raw: unknown): Field
 export function render(ctx: CatalogContext, def: Kind, stored: StoredEntity, fields: FieldSelection, baseUrl: string): Entity {
   const source = stored.entity;
   const relationships = relationshipsOf(def);
-  // Copied key by key, leaving out the relationship fields not asked for: deleting them from a
-  // copy instead turns it into a slow "dictionary" object, and every later step (the response's
-  // validation, JSON.stringify) reads it. Key by key for a write's answer (every field) too: a
-  // spread copy (`{ ...source }`) takes the next field added to it (`href`, `children`) the slow
-  // way, ≈ 2.3 µs and 1.5 KB of garbage against 0.5 µs and 0.6 KB (docs/performance.md "What
-  // changed in phase 9").
+  // Copied key by key, leaving out the relationship fields not asked for: deleting them from a copy
+  // would make it a slow dictionary object for validation and JSON.stringify (bench: list page).
   const out = {} as Entity;
   for (const key in source) if (fields === 'all' || !relationships.has(key) || fields.has(key)) out[key] = source[key];
   for (const field of def.relationshipFields) {
@@ -90,8 +85,7 @@ function collectionsOf(kinds: KindRegistry): ReadonlyMap<string, string> {
  * Every reference the rendered entity carries gets its own `href` (OpenMetadata's
  * `EntityUtil.populateEntityReferences`; docs/behaviour.md "Reading"): a field holding one, a list
  * of them, or an object holding them (`votes.upVoters`). The stored references are not changed:
- * each is copied. Loops rather than `Object.entries` and callbacks: this runs for every entity
- * answered (docs/performance.md "What changed in phase 7").
+ * each is copied.
  */
 function addReferenceHrefs(known: ReadonlyMap<string, string>, out: Entity, baseUrl: string): void {
   for (const key in out) {
@@ -114,15 +108,6 @@ function addReferenceHrefs(known: ReadonlyMap<string, string>, out: Entity, base
   }
 }
 
-/**
- * The last shared reference given its `href`, for which base URL, and the copy made. Equal
- * references are one frozen object in the store (src/store/compact.ts): the ten items of a list
- * page carry their service's, so the page makes (and the response's validation checks, and
- * `JSON.stringify` writes out) one copy of it instead of ten. The copy is frozen too: answers are
- * built, checked and sent, never changed.
- */
-let shared: { ref: object; baseUrl: string; copy: EntityReference } | undefined;
-
 /** A reference (or a list of them) with its `href`; anything else as it is. */
 function withHref(known: ReadonlyMap<string, string>, baseUrl: string, value: unknown): unknown {
   if (Array.isArray(value)) {
@@ -139,11 +124,7 @@ function withHref(known: ReadonlyMap<string, string>, baseUrl: string, value: un
   if (typeof ref.id !== 'string' || typeof ref.type !== 'string') return value;
   const collection = known.get(ref.type);
   if (collection === undefined) return value;
-  if (shared !== undefined && shared.ref === value && shared.baseUrl === baseUrl) return shared.copy;
-  const copy = withFields(ref as EntityReference, { href: `${baseUrl}/v1/${collection}/${ref.id}` });
-  if (!Object.isFrozen(value)) return copy;
-  shared = { ref: value, baseUrl, copy: Object.freeze(copy) };
-  return copy;
+  return withFields(ref as EntityReference, { href: `${baseUrl}/v1/${collection}/${ref.id}` });
 }
 
 /**
@@ -156,10 +137,7 @@ function withHref(known: ReadonlyMap<string, string>, baseUrl: string, value: un
 export function entityTag(stored: StoredEntity): string {
   const entity = stored.entity;
   if (stored.taggedEntity === entity && stored.tag !== undefined) return stored.tag;
-  const digest = createHash('sha1')
-    .update(jsonOfCompacted(entity) ?? JSON.stringify(entity))
-    .digest('base64url')
-    .slice(0, 12);
+  const digest = createHash('sha1').update(JSON.stringify(entity)).digest('base64url').slice(0, 12);
   const tag = `W/"${entity.version}-${entity.updatedAt}-${digest}"`;
   stored.tag = tag;
   stored.taggedEntity = entity;

@@ -7,26 +7,13 @@
  * the store keeps a copy rebuilt by `JSON.parse(JSON.stringify())`: flat strings, objects with
  * their properties in-line, keys shared. Empty arrays (owners, tags, followers, voters... most
  * entities have six) are one shared frozen array: no code changes a stored entity's arrays in place
- * (writes build a new entity), and a frozen one would fail loudly if some did. Likewise entity
- * references (`service`, `owners[]`, `domains[]`: `{id, type, name, fullyQualifiedName, deleted}`,
- * ~150 bytes each): equal references are one shared frozen object. It costs a few µs per write,
- * nothing per read.
+ * (writes build a new entity), and a frozen one would fail loudly if some did. What a new version
+ * takes unchanged from the one it replaces is shared with it. It costs a little per write, nothing
+ * per read.
  */
 import type { Entity } from '../domain/entity.ts';
 
 const EMPTY: readonly unknown[] = Object.freeze([]);
-/** Shared references by their JSON; cleared when large, so it cannot grow without bound. */
-const references = new Map<string, object>();
-// References worth sharing are few (services, users, teams, domains); a small cap keeps the memory of
-// references to deleted entities small too (a soak creates and deletes thousands).
-const MAX_SHARED = 4_096;
-
-function isFlatReference(value: object): boolean {
-  const record = value as Record<string, unknown>;
-  if (typeof record.id !== 'string' || typeof record.type !== 'string') return false;
-  for (const key in record) if (record[key] !== null && typeof record[key] === 'object') return false;
-  return true;
-}
 
 /** Shares what can be shared inside a freshly parsed copy, in place (a walk: cheaper than a reviver). */
 function share(value: unknown): unknown {
@@ -34,14 +21,6 @@ function share(value: unknown): unknown {
   if (Array.isArray(value)) {
     if (value.length === 0) return EMPTY;
     for (let i = 0; i < value.length; i++) value[i] = share(value[i]);
-    return value;
-  }
-  if (isFlatReference(value)) {
-    const json = JSON.stringify(value);
-    const known = references.get(json);
-    if (known) return known;
-    if (references.size >= MAX_SHARED) references.clear();
-    references.set(json, Object.freeze(value));
     return value;
   }
   const record = value as Record<string, unknown>;
@@ -61,9 +40,6 @@ export function compactEntity(entity: Entity, previous?: Entity): Entity {
   const copy = compactJson(json);
   shareRepeated(entity, copy);
   if (previous) shareUnchanged(entity, previous, copy);
-  // Its JSON is the text it was parsed from: parsing keeps the order of the keys, which the text
-  // has from an object (integer-like keys first, as JavaScript orders them), and what is shared is equal.
-  last = { entity: copy, json };
   return copy;
 }
 
@@ -73,8 +49,6 @@ export function compactEntity(entity: Entity, previous?: Entity): Entity {
  * and the text has it twice (≈ 200 of a container's ≈ 800 bytes, in every version kept).
  */
 function shareRepeated(entity: Entity, copy: Entity): void {
-  // A loop, not `find` with a callback: this runs on every write, and a closure per field adds up
-  // to ≈ 1 KB of garbage per write (docs/performance.md "What changed in phase 9").
   const seen: string[] = [];
   for (const key in entity) {
     const value = entity[key];
@@ -113,15 +87,4 @@ export function compactJson(json: string): Entity {
     if (child !== null && typeof child === 'object') copy[key] = share(child);
   }
   return copy as Entity;
-}
-
-let last: { entity: Entity; json: string } | undefined;
-
-/**
- * `JSON.stringify(entity)` when `entity` is the copy `compactEntity` made last: a write's answer
- * carries the entity's tag, a digest of that text (src/domain/projection.ts `entityTag`), and the
- * copy was made from it a moment before. Only the last one is kept: one entity's text.
- */
-export function jsonOfCompacted(entity: Entity): string | undefined {
-  return last?.entity === entity ? last.json : undefined;
 }

@@ -24,7 +24,7 @@ export interface StoredEntity {
    * Earlier versions, oldest first (docs/behaviour.md "Versions"): each the very object that was
    * `entity` before a write replaced it. A stored entity is never changed in place (a write builds
    * a new one), so each is a snapshot; keeping the object, instead of its JSON, costs a write
-   * nothing (docs/performance.md "What changed in phase 8").
+   * nothing.
    */
   readonly history: Entity[];
   /** Id of the entity whose recursive soft delete took this one (restored together with it). */
@@ -33,7 +33,7 @@ export interface StoredEntity {
    * The entity tag of `taggedEntity` (src/domain/projection.ts `entityTag` computes and keeps it):
    * it names `entity` only while `taggedEntity` is `entity`. Kept here rather than in a map by
    * entity, so a write's new version replaces the last tag instead of adding one for every version
-   * the history keeps (docs/performance.md "What changed in phase 8").
+   * the history keeps.
    */
   tag?: string | undefined;
   taggedEntity?: Entity | undefined;
@@ -280,7 +280,7 @@ export class EntityStore {
    * Drops the first `count` values an area holds (the first written): the event log and the feed
    * keep their newest this way, one value per write once full. Walked from its start, a Map steps
    * over every entry deleted since V8 last rebuilt its table: thousands of steps per write for a
-   * full log (docs/performance.md "What changed in phase 6"). So the walk goes on from where the
+   * full log (bench: POST create). So the walk goes on from where the
    * last one stopped: a Map iterator stays valid across deletions and sees what is added after
    * it, and every value it has passed was dropped here.
    */
