@@ -1,20 +1,51 @@
 /**
- * The layers of the repository, checked by `npm run lint:boundaries` (part of `npm test`):
+ * The layers of the repository, checked by `npm run lint:boundaries` (part of `npm test`).
  *
- * - conformance/ is a client of any implementation of the interface: it never imports the server (src/);
- * - the catalog's core (src/domain, src/kinds, src/store) knows nothing of HTTP: no express, no
- *   src/http, and nothing of the layers built on it (src/handlers, src/admin); its tests may drive
- *   it through the API;
- * - nothing the product ships or runs (src/, conformance/, bin/) imports test code;
- * - no module imports itself through a cycle of imports that run.
+ * src/ is built in layers, each importing only from the layers below it:
  *
- * Type-only imports count for the layers: they couple them as much as any other import.
+ *   config, auth    leaves: the profile table, asset paths, the version; tokens and roles
+ *   openapi         the document and the validators compiled from it
+ *   core            the catalog itself: the store, entities, the generic lifecycle, listing,
+ *                   projection, versions, change events, custom properties, state export/import
+ *   http            the transport-neutral dispatcher: routes, validation, authentication, errors
+ *   features        one folder per feature (search, lineage, csv, data quality, data contracts,
+ *                   table data, events...), each with its domain code, routes and tests
+ *   kinds           the table of kinds: each kind's row and hooks, which may use features' code
+ *   app             express, the server, the command line, the Admin API, docs, fixtures, the data file
+ *
+ * and no folder of the product imports from a folder that imports from it (checked on the product
+ * alone, test code left out: .dependency-cruiser.folders.cjs). conformance/ is a client of any
+ * implementation: it never imports src/. Test code never ships. Type-only imports count: they
+ * couple layers as much as any other import.
  */
 
-/** Test code: test files and the test tree (the test kit, test/kit.ts, and the self-test's faulty server). */
+/** Test code: test files and the test tree (the test kit, the self-test's faulty server, soak and integrity tooling). */
 const TEST_CODE = ['\\.test\\.ts$', '^test/'];
 
+const EXPRESS = '(^|/)node_modules/(express|@types/express|express-serve-static-core|@types/express-serve-static-core|body-parser|cors)/';
+
+/** Each layer, with what it may not import (the layers above it, and express below the app). */
+const LAYERS = [
+  { name: 'config', path: '^src/config/', above: ['auth', 'openapi', 'core', 'http', 'features', 'kinds', 'app'] },
+  { name: 'auth', path: '^src/auth/', above: ['config', 'openapi', 'core', 'http', 'features', 'kinds', 'app'] },
+  { name: 'openapi', path: '^src/openapi/', above: ['auth', 'core', 'http', 'features', 'kinds', 'app'] },
+  { name: 'core', path: '^src/core/', above: ['http', 'features', 'kinds', 'app'] },
+  { name: 'http', path: '^src/http/', above: ['features', 'kinds', 'app'] },
+  { name: 'features', path: '^src/features/', above: ['kinds', 'app'] },
+  { name: 'kinds', path: '^src/kinds/', above: ['http', 'app'] },
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
+/** How modules are found and read (.dependency-cruiser.folders.cjs reads them from here too). */
+const OPTIONS = {
+  doNotFollow: { path: 'node_modules' },
+  exclude: { path: '^(dist|openapi/generated)/' },
+  tsPreCompilationDeps: true,
+  tsConfig: { fileName: 'tsconfig.json' },
+  enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'types', 'node', 'default'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.d.ts', '.json'] },
+  reporterOptions: { text: { highlightFocused: false } },
+};
+
 module.exports = {
   forbidden: [
     {
@@ -24,14 +55,13 @@ module.exports = {
       from: { path: '^conformance/' },
       to: { path: '^src/' },
     },
-    {
-      name: 'core-free-of-http',
-      comment:
-        'src/domain, src/kinds and src/store hold the catalog itself, src/events its change events, feed and webhooks: they raise domain errors (src/domain/errors.ts) and never see a request, so they import neither express nor the HTTP layers.',
+    ...LAYERS.map((layer) => ({
+      name: `layer-${layer.name}`,
+      comment: `src/${layer.name} imports only from the layers below it (.dependency-cruiser.cjs), and never express: the app is the only place express is used.`,
       severity: 'error',
-      from: { path: '^src/(domain|kinds|store|events)/', pathNot: TEST_CODE },
-      to: { path: ['^src/(http|handlers|admin)/', '(^|/)node_modules/(express|@types/express|express-serve-static-core|@types/express-serve-static-core)/'] },
-    },
+      from: { path: layer.path, pathNot: TEST_CODE },
+      to: { path: [...layer.above.map((above) => `^src/${above}/`), EXPRESS] },
+    })),
     {
       name: 'no-test-code-in-the-product',
       comment: 'Test files and the test tree (the test kit test/kit.ts) are for tests only: nothing in src/, conformance/ or bin/ that is not test code imports them.',
@@ -42,18 +72,11 @@ module.exports = {
     {
       name: 'no-circular',
       comment:
-        'A cycle of imports that run makes the evaluation order matter and hides which module depends on which. A cycle closed by a type-only import is left alone: it is erased at compile time (the CLI commands name the `Io` type of src/cli/main.ts, which imports them lazily).',
+        'A cycle of imports that run makes the evaluation order matter and hides which module depends on which. A cycle closed by a type-only import is left alone: it is erased at compile time (the CLI commands name the `Io` type of src/app/cli/main.ts, which imports them lazily).',
       severity: 'error',
       from: {},
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
   ],
-  options: {
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|openapi/generated)/' },
-    tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'types', 'node', 'default'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.d.ts', '.json'] },
-    reporterOptions: { text: { highlightFocused: false } },
-  },
+  options: OPTIONS,
 };

@@ -46,5 +46,7 @@ export default defineConfig(
   {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly' } },
+    // CommonJS files load one another with require.
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -4,10 +4,10 @@ const TESTS = ['src/**/*.test.ts', 'conformance/**/*.test.ts', 'openapi/**/*.tes
 
 /**
  * Test files that change module-level state other files read, so they run in a fresh worker of
- * their own: src/store/side-data.test.ts declares made-up side-data areas (the registry of
- * src/store/side-data.ts is module-level and every export lists every declared area).
+ * their own: src/core/side-data.test.ts declares made-up side-data areas (the registry of
+ * src/core/side-data.ts is module-level and every export lists every declared area).
  */
-const ISOLATED = ['src/store/side-data.test.ts'];
+const ISOLATED = ['src/core/side-data.test.ts'];
 
 /**
  * Proofs too slow for `npm test`'s 90 s, which CI (.ci/run) runs on their own: the package packed
@@ -27,7 +27,7 @@ export default defineConfig({
         // Every other file shares its worker's modules with the files that ran there before: the
         // app, the compiled validators and the OpenAPI document are imported once per worker,
         // not once per file (a third of `npm test`'s time when each file imported them afresh).
-        // All state a test makes lives in the store of the app it started (src/app.ts).
+        // All state a test makes lives in the store of the app it started (src/app/app.ts).
         extends: true,
         test: { name: 'shared', isolate: false, include: TESTS, exclude: [...configDefaults.exclude, ...ISOLATED, ...CI_ONLY] },
       },

@@ -7,12 +7,12 @@
  * types come from the sources: the type check runs beside the build, which empties dist/ first.
  */
 import type { Server } from 'node:http';
-import type { CatalogContext } from '../src/domain/context.ts';
-import type { CreateRequest } from '../src/domain/entity.ts';
-import type * as Lifecycle from '../src/domain/lifecycle.ts';
-import type * as Listing from '../src/domain/listing.ts';
-import type * as ServerModule from '../src/server.ts';
-import type * as Fixtures from '../src/fixtures/load-fixtures.ts';
+import type { CatalogContext } from '../src/core/context.ts';
+import type { CreateRequest } from '../src/core/entity.ts';
+import type * as Lifecycle from '../src/core/lifecycle.ts';
+import type * as Listing from '../src/core/listing.ts';
+import type * as ServerModule from '../src/app/server.ts';
+import type * as Fixtures from '../src/app/fixtures/load-fixtures.ts';
 
 const built = (path: string): Promise<unknown> => import(new URL(`../dist/src/${path}`, import.meta.url).href);
 const { startServer } = (await built('server.js')) as typeof ServerModule;
@@ -27,7 +27,7 @@ export async function startReference(fixturesOption: string | undefined, dataFil
   return { server: running.server as Server, fixtures, grow: (to: number, sample: number) => grow(running.ctx, to, sample) };
 }
 
-/** Loads the demo catalog with the fixture loader (src/fixtures/load-fixtures.ts, built) (reports, rather than fails, if it cannot). */
+/** Loads the demo catalog with the fixture loader (src/app/fixtures/load-fixtures.ts, built) (reports, rather than fails, if it cannot). */
 async function loadFixturesIfAny(ctx: CatalogContext, option: string): Promise<string> {
   try {
     const { loadFixtures, resolveFixturesDir } = (await built('fixtures/load-fixtures.js')) as typeof Fixtures;

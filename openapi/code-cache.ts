@@ -1,14 +1,11 @@
 /**
- * CommonJS modules loaded with a V8 code cache: the compiled validators (~3 MB of generated
- * JavaScript, src/openapi/compiled.ts; the response validators again in conformance/document.ts,
- * which is why this lives in openapi/, beside what it loads, where both the server and the
- * conformance kit may import from) and the bundled `catalog-kit serve` (src/cli/serve-loader.ts)
- * took V8 about 50 ms and 100 ms to parse and compile at every start.
- * The build (scripts/build.mjs) loads each one once and writes what V8 compiled beside it
- * (`<file>.v8cache`); at start-up V8 takes that instead (docs/performance.md "Cold start"). V8
- * checks the cache against the source and its own version and flags: a cache written by another
- * Node.js, for other source or under other flags (a profiler, a test runner) is rejected, and the
- * module is compiled as `require` would compile it. No cache file, likewise.
+ * CommonJS modules loaded with a V8 code cache (bench: cold start): the compiled validators (about
+ * 3 MB of generated JavaScript, src/openapi/compiled.ts) and the bundle of `catalog-kit serve`
+ * (src/app/cli/serve-loader.ts). The build (scripts/build.mjs) loads each one once and writes what
+ * V8 compiled beside it (`<file>.v8cache`); at start-up V8 takes that instead. V8 checks the cache
+ * against the source, its own version and flags: a cache written by another Node.js, for other
+ * source or under other flags is rejected, and the module is compiled as `require` would. Where
+ * Node's own compile cache is on (Node ≥ 22), `require` is used and that cache does the same.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -38,8 +35,15 @@ function readCache(filename: string): Buffer | undefined {
   }
 }
 
-/** The exports of a CommonJS file, with its code cache when there is one V8 accepts. */
+/** Node's own compile cache (Node ≥ 22, enabled by the command: bin/catalog-kit.ts), when it is on. */
+const nodeCompileCache = (Module as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir?.();
+
+/**
+ * The exports of a CommonJS file, with its code cache when there is one V8 accepts; with Node's own
+ * compile cache on, loaded by `require`, which that cache covers.
+ */
 export function requireWithCodeCache(filename: string): { exports: unknown; cacheUsed: boolean } {
+  if (nodeCompileCache !== undefined) return { exports: createRequire(filename)(filename) as unknown, cacheUsed: false };
   const cachedData = readCache(filename);
   const script = compile(filename, cachedData);
   return { exports: run(script, filename), cacheUsed: cachedData !== undefined && script.cachedDataRejected === false };

@@ -80,21 +80,20 @@ step('assets', () => {
   writeFileSync(path.join(DIST, 'openapi/generated/schema.js'), '// Types only: see schema.d.ts.\nexport {};\n');
 });
 
-// `catalog-kit serve` as one CommonJS file (esbuild), dist/src/cli/serve-bundle.cjs, beside the
-// ~150 modules tsc wrote for it and its dependencies, and a V8 code cache of it: resolving,
-// reading and compiling those modules was over a third of the command's cold start
-// (docs/performance.md "Cold start"). src/cli/serve-loader.ts loads the bundle when it exists (the
-// modules when running from source). It sits in the folder of serve.js, so the paths the server
-// computes from import.meta.url (`../../openapi/...`, `../../fixtures/...`, all from a folder one
-// below src/) find the same assets; import.meta.url is the bundle's own (`define` and the banner).
+// `catalog-kit serve` as one CommonJS file (esbuild), dist/src/app/cli/serve-bundle.cjs, beside
+// the modules tsc wrote for it and its dependencies, with a V8 code cache of it (below): resolving,
+// reading and compiling those modules was most of the command's cold start (bench: cold start).
+// src/app/cli/serve-loader.ts loads the bundle when it exists (the modules when running from
+// source). The one module that computes where the assets are (src/config/assets.ts) does so from
+// its own location, so the bundle gives `import.meta.url` that module's place in dist/.
 // CommonJS because a code cache is for a script, not an ES module. The library exports
 // (src/index.ts) keep tsc's modules.
-const SERVE_BUNDLE = path.join(DIST, 'src/cli/serve-bundle.cjs');
+const SERVE_BUNDLE = path.join(DIST, 'src/app/cli/serve-bundle.cjs');
 const esbuild = await import('esbuild');
 step('bundle', () => {
   esbuild.buildSync({
     absWorkingDir: ROOT,
-    entryPoints: ['src/cli/serve.ts'],
+    entryPoints: ['src/app/cli/serve.ts'],
     outfile: SERVE_BUNDLE,
     bundle: true,
     format: 'cjs',
@@ -102,59 +101,18 @@ step('bundle', () => {
     target: 'node20',
     logLevel: 'warning',
     define: { 'import.meta.url': '__catalogKitUrl' },
-    banner: { js: "const __catalogKitUrl = require('node:url').pathToFileURL(__filename).href;" },
+    banner: { js: "const __catalogKitUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../../config/assets.js')).href;" },
   });
 });
 
 // With this Node.js, so the Node.js that serves from this build takes the caches; another one
-// rejects them and compiles as before. The bundle's cache is written after a start like the
-// command's (the demo catalog, one authenticated request): it then holds the code V8 compiled for
-// that, not only the parse.
+// rejects them and compiles as before. The bundle's cache is written after its `warmUp` (the demo
+// catalog built and one request answered in process, no port): it then holds the code V8 compiled
+// for a start, not only the parse.
 const { writeCodeCache } = await import(pathToFileURL(path.join(DIST, 'openapi/code-cache.js')).href);
 const { VALIDATOR_MODULES } = await import(pathToFileURL(path.join(DIST, 'src/openapi/compiled.js')).href);
 const started_ = performance.now();
-/** The command's first moments, as the bundle runs them: start on a free loopback port, answer one request, stop. */
-async function warmStart(bundle) {
-  const stop = new AbortController();
-  let out = '';
-  let ended = false;
-  const served = Promise.resolve()
-    .then(() =>
-      bundle.runServe(['--port', '0', '--host', '127.0.0.1', '--fixtures', 'default', '--log', 'quiet'], {
-        out: (text) => (out += text),
-        err: (text) => (out += text),
-        stop: stop.signal,
-      }),
-    )
-    .finally(() => (ended = true));
-  // Handled here, awaited below: a serve that fails to start must not end the build as an unhandled rejection.
-  let failure = '';
-  served.catch((error) => (failure = error instanceof Error ? error.message : String(error)));
-  try {
-    for (let waited = 0; !/Admin token \(7 days\): (\S+)/.test(out); waited += 10) {
-      if (ended || waited > 30_000) throw new Error(`the bundled serve did not start: ${failure || out.trim() || 'no output'}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    const base = /API base URL: (\S+)/.exec(out)[1];
-    const token = /Admin token \(7 days\): (\S+)/.exec(out)[1];
-    const response = await fetch(`${base}/v1/containers?limit=1`, { headers: { authorization: `Bearer ${token}` } });
-    await response.text();
-    if (response.status !== 200) throw new Error(`the bundled serve answered ${response.status}`);
-  } finally {
-    stop.abort();
-    await served.catch(() => {});
-  }
-}
-try {
-  await writeCodeCache(SERVE_BUNDLE, warmStart);
-} catch (error) {
-  // Where the build cannot listen on loopback, a cache of the parse alone still helps; the tests
-  // that run the built command (src/cli/serve-loader.test.ts and those that spawn it) say whether
-  // the bundle itself works.
-  const reason = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`catalog-kit build: warning: the warm start for the code cache failed (${reason}); writing a cache of the parse only\n`);
-  await writeCodeCache(SERVE_BUNDLE);
-}
+await writeCodeCache(SERVE_BUNDLE, (bundle) => bundle.warmUp());
 for (const name of VALIDATOR_MODULES) await writeCodeCache(path.join(DIST, 'openapi/generated/validators', name));
 if (process.env.CK_BUILD_VERBOSE) process.stderr.write(`build: code cache ${Math.round(performance.now() - started_)} ms\n`);
 

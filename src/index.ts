@@ -5,8 +5,8 @@
  * together. Everything else under src/ and conformance/ is internal and not exported (package.json
  * `exports`).
  */
-export { createApp, type AppOptions, type CatalogApp } from './app.ts';
-export { startServer, type RunningServer, type ServerOptions } from './server.ts';
+export { createApp, type AppOptions, type CatalogApp } from './app/app.ts';
+export { startServer, type RunningServer, type ServerOptions } from './app/server.ts';
 export type { ProfileName } from './config/profiles.ts';
 export { signToken, type Role } from './auth/tokens.ts';
 export { runConformance, TargetError, type ConformanceOptions, type ConformanceReport } from '../conformance/run.ts';

@@ -3,7 +3,7 @@
  * build (tsconfig.build.json) never sees it, and the boundary check (.dependency-cruiser.cjs) keeps
  * anything that ships from importing it.
  *
- * - Apps: `startApp` serves a catalog app (src/app.ts) on 127.0.0.1 in a profile, with tokens for
+ * - Apps: `startApp` serves a catalog app (src/app/app.ts) on 127.0.0.1 in a profile, with tokens for
  *   each role and an authenticated request helper (supertest; `baseUrl` for fetch). Every app it
  *   starts is closed after the test file.
  * - Catalog shapes: the kinds table (each row builds through the API the parents a new entity
@@ -19,16 +19,16 @@ import type { Role } from '../src/auth/tokens.ts';
 import { signToken } from '../src/auth/tokens.ts';
 import type { ProfileName } from '../src/config/profiles.ts';
 import { profileByName } from '../src/config/profiles.ts';
-import type { CatalogContext, Kind, SchemaValidators } from '../src/domain/context.ts';
-import { createCatalogContext } from '../src/domain/context.ts';
+import type { CatalogContext, Kind, SchemaValidators } from '../src/core/context.ts';
+import { createCatalogContext } from '../src/core/context.ts';
 import { errorTypeOf } from '../src/http/errors.ts';
 import { KINDS as SERVED_KINDS } from '../src/kinds/index.ts';
 import { kindRegistry } from '../src/kinds/registry.ts';
 import { compiledValidators } from '../src/openapi/compiled.ts';
 import { readDocument } from '../src/openapi/document.ts';
 import { createSchemaValidators } from '../src/openapi/schema-validators.ts';
-import type { RunningServer, ServerOptions } from '../src/server.ts';
-import { startServer } from '../src/server.ts';
+import type { RunningServer, ServerOptions } from '../src/app/server.ts';
+import { startServer } from '../src/app/server.ts';
 
 export type Body = Record<string, unknown>;
 
@@ -453,7 +453,7 @@ function validatorsOf(profile: ProfileName): Promise<SchemaValidators> {
 }
 
 /**
- * A catalog context with an empty store, as src/app.ts builds one, for tests of the domain API:
+ * A catalog context with an empty store, as src/app/app.ts builds one, for tests of the domain API:
  * the document's validators of `profile` (default `contract`), the served kinds (or `kinds`), and
  * the clock and id source given.
  */

@@ -13401,7 +13401,7 @@ export interface components {
              * @description JSON Logic over the entity, e.g. `{"!!": {"var": "owners"}}`. The reference server evaluates it
              *     over the stored entity with json-logic-js's operations (but `log`) and OpenMetadata's `length`,
              *     comparing with < <= > >= as numbers; a malformed rule or an unknown operator fails the rule
-             *     with its reason (src/domain/json-logic.ts).
+             *     with its reason (src/features/data-contracts/json-logic.ts).
              */
             rule?: string;
             /** @default true */

@@ -4,7 +4,7 @@
  * `catalog-kit serve` with no set-up; a shared deployment configures its own secret or public key.
  */
 // Only jose's signing module at load: this module is all `catalog-kit token` loads besides
-// src/cli/, and jose's index (JWE, JWK, JWKS too) costs that command ≈ 20-30 ms a run. The
+// src/app/cli/, and jose's index (JWE, JWK, JWKS too) costs that command ≈ 20-30 ms a run. The
 // verifying modules are imported by the first createVerifier() (verifierModules below), the
 // decoding one by tokenLifetime().
 import { SignJWT } from 'jose/jwt/sign';

@@ -7,12 +7,12 @@
  * names. The file is read once, when this module is loaded.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { PROFILE_TABLE_PATH } from './assets.ts';
 
 export type ProfileName = 'contract' | 'openmetadata';
 
 /** openapi/profiles.json, from src/config/ and from dist/src/config/ alike (scripts/build.mjs copies it). */
-export const PROFILE_TABLE_PATH = fileURLToPath(new URL('../../openapi/profiles.json', import.meta.url));
+export { PROFILE_TABLE_PATH };
 
 /** One row of openapi/profiles.json. */
 export interface ProfileRow {

@@ -1,6 +1,6 @@
 /**
  * A write whose answer fails response validation leaves nothing behind (src/http/operation-routes.ts
- * `atomic`, src/store/entity-store.ts `atomically`): the client gets the 500, and the store — its
+ * `atomic`, src/core/entity-store.ts `atomically`): the client gets the 500, and the store — its
  * entities, their history, the side data — and the `--data` journal are as they were before the
  * request. Each case breaks one stored entity behind the API's back (a value its schema refuses), so
  * that the next write that answers it fails validation after its changes were made.
@@ -11,8 +11,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Body, TestApp } from '../../test/kit.ts';
 import { createTable, expectError, SLOW_START, startApp, storeDump, v1 } from '../../test/kit.ts';
-import type { CatalogContext } from '../domain/context.ts';
-import { declaredSideData } from '../store/side-data.ts';
+import type { CatalogContext } from '../core/context.ts';
+import { declaredSideData } from '../core/side-data.ts';
 
 let app: TestApp;
 beforeAll(async () => {

@@ -5,7 +5,7 @@
  */
 import type { Principal, TokenVerifier } from '../auth/tokens.ts';
 import { TokenError } from '../auth/tokens.ts';
-import { CatalogError } from '../domain/errors.ts';
+import { CatalogError } from '../core/errors.ts';
 import { ApiError } from './errors.ts';
 import type { ApiRequest } from './exchange.ts';
 

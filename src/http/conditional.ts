@@ -1,15 +1,15 @@
 /**
  * Conditional requests on entities (docs/behaviour.md "Conditional requests"; OpenMetadata's
  * `EntityResource` ETag handling, `PreconditionFailedException`): an entity's answers carry its tag
- * (src/domain/projection.ts `entityTag`); a GET whose `If-None-Match` names it is 304 (the
+ * (src/core/projection.ts `entityTag`); a GET whose `If-None-Match` names it is 304 (the
  * dispatcher, src/http/dispatcher.ts, answers it); a PUT, PATCH or DELETE whose `If-Match` names
  * another tag is 412 and changes nothing. Tags are compared weakly (`W/` ignored), as OpenMetadata
  * compares them.
  */
-import type { Kind } from '../domain/context.ts';
-import type { FieldSelection } from '../domain/projection.ts';
-import { entityTag, taggedByEntity } from '../domain/projection.ts';
-import type { StoredEntity } from '../store/entity-store.ts';
+import type { Kind } from '../core/context.ts';
+import type { FieldSelection } from '../core/projection.ts';
+import { entityTag, taggedByEntity } from '../core/projection.ts';
+import type { StoredEntity } from '../core/entity-store.ts';
 import { ApiError } from './errors.ts';
 import type { ApiRequest, Reply } from './exchange.ts';
 

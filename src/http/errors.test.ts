@@ -1,5 +1,5 @@
 /**
- * Every status the server can send has its own errorType: error injection (src/admin/injection.ts)
+ * Every status the server can send has its own errorType: error injection (src/app/admin/injection.ts)
  * accepts any 4xx/5xx status, so a 503 must not say INTERNAL_ERROR, and the Error schema's enum
  * (openapi/components/common.yaml) must list every type the server renders.
  */

@@ -3,16 +3,16 @@
  * (the domain's CatalogError through `ApiError.from`, the one map from its kinds to statuses) and
  * is rendered in one place (render-error.ts) as `{"code", "errorType", "message", "details"?}`.
  */
-import { CatalogError } from '../domain/errors.ts';
-import type { CatalogErrorKind, ErrorDetail } from '../domain/errors.ts';
+import { CatalogError } from '../core/errors.ts';
+import type { CatalogErrorKind, ErrorDetail } from '../core/errors.ts';
 
 export type { ErrorDetail };
 
 /** The status of each kind of domain error. */
 const STATUS_BY_KIND: Record<CatalogErrorKind, number> = { badRequest: 400, notFound: 404, conflict: 409 };
 /**
- * The errorType of every status the server can send. Error injection (src/admin/injection.ts,
- * openapi/admin.yaml: any status 400-599) and `Prefer: code=` (src/admin/prefer-code.ts) can
+ * The errorType of every status the server can send. Error injection (src/app/admin/injection.ts,
+ * openapi/admin.yaml: any status 400-599) and `Prefer: code=` (src/http/prefer-code.ts) can
  * produce any of them, so each registered 4xx/5xx status has its own type, and an unregistered one
  * is CLIENT_ERROR or SERVER_ERROR. The same list is the `errorType` enum of the Error schema
  * (openapi/components/common.yaml); errors.test.ts keeps the two equal.

@@ -5,8 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/kit.ts';
 import { SLOW_START, startApp } from '../../test/kit.ts';
-import { render } from '../domain/projection.ts';
-import type { Entity } from '../domain/entity.ts';
+import { render } from '../core/projection.ts';
+import type { Entity } from '../core/entity.ts';
 import type { CompiledFunction, CompiledValidators } from '../openapi/compiled.ts';
 import { compiledValidators, operationsOf } from '../openapi/compiled.ts';
 import { bindOperation, ResponseValidationError } from './operation-validation.ts';

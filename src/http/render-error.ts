@@ -5,7 +5,7 @@
  * answered 500.
  */
 import type { Profile } from '../config/profiles.ts';
-import { CatalogError } from '../domain/errors.ts';
+import { CatalogError } from '../core/errors.ts';
 import { ApiError } from './errors.ts';
 import { Reply } from './exchange.ts';
 import type { BoundOperation } from './operation-validation.ts';

@@ -26,7 +26,7 @@ import { ResponseValidationError, bindOperation } from './operation-validation.t
 import { operationRoutes } from './operation-routes.ts';
 import { profileByName } from '../config/profiles.ts';
 import { createDispatcher } from './dispatcher.ts';
-import { dispatchTo } from './express-adapter.ts';
+import { dispatchTo } from '../app/express-adapter.ts';
 import { errorRenderer } from './render-error.ts';
 
 /**

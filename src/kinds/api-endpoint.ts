@@ -1,5 +1,5 @@
 /** Endpoints of an API collection (`<service>.<collection>.<endpoint>`). */
-import { nestedNames } from '../lineage/children.ts';
+import { nestedNames } from '../features/lineage/children.ts';
 import { serviceAsset } from './shapes.ts';
 
 export const apiEndpoint = serviceAsset('apiEndpoint', 'apiEndpoints', 'ApiEndpoint', 'apiService', {

@@ -3,7 +3,7 @@
  * (`parent`, whose service it shares) or directly under its service; `children` lists the
  * containers inside it and `?root=true` lists only those directly under a service.
  */
-import { containerSampleDataOf } from '../domain/asset-sample-data.ts';
+import { containerSampleDataOf } from '../features/table-data/asset-sample-data.ts';
 import { SERVICE_PARENT, serviceAsset } from './shapes.ts';
 
 export const container = serviceAsset('container', 'containers', 'Container', 'storageService', {

@@ -3,8 +3,8 @@
  * DashboardDataModelResource): the columns its dashboards and charts are built on. Its FQN is
  * `<service>.model.<name>`; a removed or retyped column is a major version change, as for tables.
  */
-import type { EntityReference } from '../domain/entity.ts';
-import { addToFqn } from '../resources/fqn.ts';
+import type { EntityReference } from '../core/entity.ts';
+import { addToFqn } from '../core/fqn.ts';
 import { serviceAsset } from './shapes.ts';
 
 export const dashboardDataModel = serviceAsset('dashboardDataModel', 'dashboard/datamodels', 'DashboardDataModel', 'dashboardService', {

@@ -3,8 +3,8 @@
  * starts with `charts: []`, like the other empty arrays (interface specification, "Dashboard": the
  * response adds `charts`).
  */
-import type { Kind } from '../domain/context.ts';
-import { namesBelow } from '../lineage/children.ts';
+import type { Kind } from '../core/context.ts';
+import { namesBelow } from '../features/lineage/children.ts';
 import { serviceAsset } from './shapes.ts';
 
 const asset = serviceAsset('dashboard', 'dashboards', 'Dashboard', 'dashboardService', {

@@ -1,11 +1,11 @@
 /**
  * Data contracts (docs/behaviour.md "Data contracts"): the terms an entity's data must meet, at
  * most one per entity. Its FQN is `<entity FQN>.dataContract_<name>` (the name not quoted). Its
- * validation results (src/domain/data-contracts.ts) go with it (the store drops an entity's side
+ * validation results (src/features/data-contracts/data-contracts.ts) go with it (the store drops an entity's side
  * data with it); it cannot outlive its entity.
  */
-import type { Entity, EntityReference } from '../domain/entity.ts';
-import { CatalogError } from '../domain/errors.ts';
+import type { Entity, EntityReference } from '../core/entity.ts';
+import { CatalogError } from '../core/errors.ts';
 import { governed } from './shapes.ts';
 
 const targetOf = (contract: Entity) => contract.entity as EntityReference;

@@ -3,8 +3,8 @@
  * Its CSV is its tables, one row each (OpenMetadata's `databaseSchemaCsvDocumentation.json`;
  * docs/behaviour.md "CSV import and export"); a table a row creates starts with no columns.
  */
-import { entityRowsCsv } from '../csv/entity-rows.ts';
-import { containerProfilerConfigOf } from '../domain/profiler-configs.ts';
+import { entityRowsCsv } from '../features/csv/entity-rows.ts';
+import { containerProfilerConfigOf } from '../features/table-data/profiler-configs.ts';
 import { serviceAsset } from './shapes.ts';
 
 export const databaseSchema = serviceAsset('databaseSchema', 'databaseSchemas', 'DatabaseSchema', 'databaseService', {

@@ -3,8 +3,8 @@
  * is its databases, one row each (OpenMetadata's `databaseServiceCsvDocumentation.json`;
  * docs/behaviour.md "CSV import and export").
  */
-import { entityRowsCsv } from '../csv/entity-rows.ts';
-import type { Kind } from '../domain/context.ts';
+import { entityRowsCsv } from '../features/csv/entity-rows.ts';
+import type { Kind } from '../core/context.ts';
 import { service } from './shapes.ts';
 
 export const databaseService: Kind = {

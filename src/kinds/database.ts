@@ -3,8 +3,8 @@
  * schemas, one row each (OpenMetadata's `databaseCsvDocumentation.json`; docs/behaviour.md "CSV
  * import and export").
  */
-import { entityRowsCsv } from '../csv/entity-rows.ts';
-import { containerProfilerConfigOf } from '../domain/profiler-configs.ts';
+import { entityRowsCsv } from '../features/csv/entity-rows.ts';
+import { containerProfilerConfigOf } from '../features/table-data/profiler-configs.ts';
 import { serviceAsset } from './shapes.ts';
 
 export const database = serviceAsset('database', 'databases', 'Database', 'databaseService', {

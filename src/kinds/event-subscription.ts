@@ -5,10 +5,10 @@
  * `filteringRules.resources` (OpenMetadata's EventSubscriptionMapper), and each destination gets an
  * id — derived from the subscription's name and the destination's place, so a PUT of the same
  * request changes nothing. `filteringRules` is shown with `fields=filteringRules`. A delete is
- * always for good, as OpenMetadata's. The deliveries themselves are src/events/webhooks.ts.
+ * always for good, as OpenMetadata's. The deliveries themselves are src/features/events/webhooks.ts.
  */
 import { createHash } from 'node:crypto';
-import type { CreateRequest } from '../domain/entity.ts';
+import type { CreateRequest } from '../core/entity.ts';
 import { governed } from './shapes.ts';
 
 /** A UUID (version 5 layout) from a text: the same text, the same id. */

@@ -1,6 +1,6 @@
 /**
  * The one list of the entity kinds the server serves: one line per kind (each kind's module is
- * its row and its hooks, `Kind` in src/domain/context.ts). The catalog context holds them (src/app.ts); their
+ * its row and its hooks, `Kind` in src/core/context.ts). The catalog context holds them (src/app/app.ts); their
  * generic routes are mounted in this order. docs/adding-a-kind.md says how to add one.
  */
 import { apiCollection } from './api-collection.ts';
@@ -19,7 +19,7 @@ import { databaseSchema } from './database-schema.ts';
 import { databaseService } from './database-service.ts';
 import { domain } from './domain.ts';
 import { eventSubscription } from './event-subscription.ts';
-import type { Kind } from '../domain/context.ts';
+import type { Kind } from '../core/context.ts';
 import { messagingService } from './messaging-service.ts';
 import { mlmodel } from './mlmodel.ts';
 import { mlmodelService } from './mlmodel-service.ts';

@@ -1,17 +1,17 @@
 /**
  * The kinds as requirements: one home per kind (generic code names none), every kind's row and
- * hooks hang together, and a kind declared here — one module object, registered as src/app.ts
+ * hooks hang together, and a kind declared here — one module object, registered as src/app/app.ts
  * registers `KINDS` — gets the full lifecycle through the domain API (docs/adding-a-kind.md).
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogContext, Kind } from '../domain/context.ts';
-import type { CreateRequest, Entity } from '../domain/entity.ts';
-import { CatalogError } from '../domain/errors.ts';
-import { createEntity, hardDelete, patchEntity, restoreEntity, softDelete, upsertEntity } from '../domain/lifecycle.ts';
-import type { ListQuery } from '../domain/listing.ts';
-import { listEntities } from '../domain/listing.ts';
-import { parseFields, render } from '../domain/projection.ts';
+import type { CatalogContext, Kind } from '../core/context.ts';
+import type { CreateRequest, Entity } from '../core/entity.ts';
+import { CatalogError } from '../core/errors.ts';
+import { createEntity, hardDelete, patchEntity, restoreEntity, softDelete, upsertEntity } from '../core/lifecycle.ts';
+import type { ListQuery } from '../core/listing.ts';
+import { listEntities } from '../core/listing.ts';
+import { parseFields, render } from '../core/projection.ts';
 import { domainContext } from '../../test/kit.ts';
 import { KINDS } from './index.ts';
 import { kindRegistry } from './registry.ts';
@@ -19,28 +19,28 @@ import { serviceAsset } from './shapes.ts';
 
 /** Modules that serve every kind alike: none may name a kind. */
 const GENERIC_MODULES = [
-  'src/csv/cells.ts',
-  'src/csv/column-rows.ts',
-  'src/csv/engine.ts',
-  'src/csv/entity-rows.ts',
-  'src/csv/savepoint.ts',
-  'src/handlers/csv-routes.ts',
-  'src/domain/context.ts',
-  'src/domain/dependents.ts',
-  'src/domain/entity.ts',
-  'src/domain/lifecycle.ts',
-  'src/domain/listing.ts',
-  'src/domain/memberships.ts',
-  'src/domain/projection.ts',
-  'src/domain/references.ts',
-  'src/domain/social.ts',
-  'src/domain/versioning.ts',
-  'src/handlers/entity-routes.ts',
-  'src/handlers/request-helpers.ts',
-  'src/handlers/social-routes.ts',
+  'src/features/csv/cells.ts',
+  'src/features/csv/column-rows.ts',
+  'src/features/csv/engine.ts',
+  'src/features/csv/entity-rows.ts',
+  'src/features/csv/savepoint.ts',
+  'src/features/csv/csv-routes.ts',
+  'src/core/context.ts',
+  'src/core/dependents.ts',
+  'src/core/entity.ts',
+  'src/core/lifecycle.ts',
+  'src/core/listing.ts',
+  'src/core/memberships.ts',
+  'src/core/projection.ts',
+  'src/core/references.ts',
+  'src/core/social.ts',
+  'src/core/versioning.ts',
+  'src/features/entities/entity-routes.ts',
+  'src/http/request-helpers.ts',
+  'src/features/entities/social-routes.ts',
   'src/kinds/registry.ts',
-  'src/store/entity-store.ts',
-  'src/store/sorted-keys.ts',
+  'src/core/entity-store.ts',
+  'src/core/sorted-keys.ts',
 ];
 
 /** The code of a module without its comments (which may well mention kinds by way of example). */

@@ -1,5 +1,5 @@
 /** ML models of an ML model service; a new `algorithm` is a major version change. */
-import { nestedNames } from '../lineage/children.ts';
+import { nestedNames } from '../features/lineage/children.ts';
 import { serviceAsset } from './shapes.ts';
 
 export const mlmodel = serviceAsset('mlmodel', 'mlmodels', 'MlModel', 'mlmodelService', {

@@ -1,5 +1,5 @@
-/** Pipelines of a pipeline service; `pipelineStatus` is the newest run (src/domain/pipeline-status.ts). */
-import { latestPipelineStatus } from '../domain/pipeline-status.ts';
+/** Pipelines of a pipeline service; `pipelineStatus` is the newest run (src/features/pipeline-status/pipeline-status.ts). */
+import { latestPipelineStatus } from '../features/pipeline-status/pipeline-status.ts';
 import { serviceAsset } from './shapes.ts';
 
 // Column-level lineage does not apply to pipelines (docs/behaviour.md "Lineage").

@@ -2,7 +2,7 @@
  * The kinds a catalog serves, as its context holds them (`ctx.kinds`): looked up by type, in the
  * order they were listed. The server lists src/kinds/index.ts `KINDS`; a test may list more.
  */
-import type { Kind, KindRegistry } from '../domain/context.ts';
+import type { Kind, KindRegistry } from '../core/context.ts';
 
 /** The registry of a list of kinds: each type and collection once, exactly one principal kind. */
 export function kindRegistry(kinds: readonly Kind[]): KindRegistry {

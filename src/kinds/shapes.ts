@@ -3,8 +3,8 @@
  * governance kinds (users, teams, domains, tags, data quality...), which differ only in a few
  * fields. A kind module calls one of them and adds what is its own.
  */
-import type { EntityReference } from '../domain/entity.ts';
-import type { Kind, ListFilter, RefField } from '../domain/context.ts';
+import type { EntityReference } from '../core/entity.ts';
+import type { Kind, ListFilter, RefField } from '../core/context.ts';
 
 // `tags` is not among them: a new entity shows `tags: []` without asking (docs/behaviour.md "Create").
 const BASE_RELATIONSHIPS = ['owners', 'domains', 'dataProducts', 'extension'] as const;

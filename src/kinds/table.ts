@@ -1,13 +1,13 @@
 /**
  * Tables of a database schema (`<service>.<database>.<schema>.<table>`). A removed column, a
  * changed type or a shorter length is a major version change. Profiler configuration, sample data
- * and profiles are kept beside the table (src/domain/table-data.ts): shown through `fields=` and
+ * and profiles are kept beside the table (src/features/table-data/table-data.ts): shown through `fields=` and
  * dropped with the table (the store drops an entity's side data with it). Its CSV is its columns,
  * one row each (OpenMetadata's `tableCsvDocumentation.json`; docs/behaviour.md "CSV import and export").
  */
-import { columnRowsCsv } from '../csv/column-rows.ts';
-import { customMetricsOf } from '../domain/table-columns.ts';
-import { latestTableProfile, profilerConfigOf, sampleDataOf } from '../domain/table-data.ts';
+import { columnRowsCsv } from '../features/csv/column-rows.ts';
+import { customMetricsOf } from '../features/table-data/table-columns.ts';
+import { latestTableProfile, profilerConfigOf, sampleDataOf } from '../features/table-data/table-data.ts';
 import { serviceAsset } from './shapes.ts';
 
 export const table = serviceAsset('table', 'tables', 'Table', 'databaseService', {

@@ -5,10 +5,10 @@
  * applied, and at most one tag of a mutually exclusive classification. When a tag is removed for
  * good its labels leave the entities that carried them. A system tag cannot be deleted.
  */
-import { CatalogError } from '../domain/errors.ts';
-import type { CatalogContext, ListFilter } from '../domain/context.ts';
-import type { EntityReference } from '../domain/entity.ts';
-import type { StoredEntity } from '../store/entity-store.ts';
+import { CatalogError } from '../core/errors.ts';
+import type { CatalogContext, ListFilter } from '../core/context.ts';
+import type { EntityReference } from '../core/entity.ts';
+import type { StoredEntity } from '../core/entity-store.ts';
 import { governed } from './shapes.ts';
 
 /** A system classification or tag (`provider: system`) cannot be deleted (400). */

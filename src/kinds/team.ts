@@ -1,9 +1,9 @@
 /**
  * Teams. `users` lists the members (written here or computed from the users whose `teams` name the
- * team, src/domain/memberships.ts); `children` the teams under it (none yet: a team is created
+ * team, src/core/memberships.ts); `children` the teams under it (none yet: a team is created
  * without a parent, so the list is always empty).
  */
-import { holdersOf } from '../domain/memberships.ts';
+import { holdersOf } from '../core/memberships.ts';
 import { governed } from './shapes.ts';
 
 export const team = governed('team', 'teams', 'Team', {

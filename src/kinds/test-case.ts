@@ -1,22 +1,22 @@
 /**
  * Test cases: a test definition run against an entity or one of its columns, named by an entity
  * link `<#E::<type>::<fqn>[::columns::<column>]>`. Its FQN is `<entity FQN>[.<column>].<name>`;
- * `testCaseResult` is its newest result (src/domain/test-case-results.ts), and its results go with
+ * `testCaseResult` is its newest result (src/features/data-quality/test-case-results.ts), and its results go with
  * it (the store drops an entity's side data with it). A test case cannot outlive the entity it tests: removed for good with it.
  * Its CSV is the test cases of a table, a test suite or the whole catalog (`testCaseCsv`).
  */
-import { eachRow, fieldError, joinList, labelsCell, readLabels, splitList, textOf } from '../csv/cells.ts';
-import { writeEntity } from '../csv/entity-rows.ts';
-import type { CsvCall, CsvHook } from '../csv/hook.ts';
-import type { CatalogContext } from '../domain/context.ts';
-import type { CreateRequest, Entity, EntityReference, Schemas } from '../domain/entity.ts';
-import { referenceTo } from '../domain/entity.ts';
-import { CatalogError } from '../domain/errors.ts';
-import { parseEntityLink, readEntityLink } from '../domain/entity-link.ts';
-import { findLive, resolveTagLabels } from '../domain/references.ts';
-import { latestTestCaseResult } from '../domain/test-case-results.ts';
-import { addToFqn, quoteName, splitFqn } from '../resources/fqn.ts';
-import type { StoredEntity } from '../store/entity-store.ts';
+import { eachRow, fieldError, joinList, labelsCell, readLabels, splitList, textOf } from '../features/csv/cells.ts';
+import { writeEntity } from '../features/csv/entity-rows.ts';
+import type { CsvCall, CsvHook } from '../core/csv-hook.ts';
+import type { CatalogContext } from '../core/context.ts';
+import type { CreateRequest, Entity, EntityReference, Schemas } from '../core/entity.ts';
+import { referenceTo } from '../core/entity.ts';
+import { CatalogError } from '../core/errors.ts';
+import { parseEntityLink, readEntityLink } from '../core/entity-link.ts';
+import { findLive, resolveTagLabels } from '../core/references.ts';
+import { latestTestCaseResult } from '../features/data-quality/test-case-results.ts';
+import { addToFqn, quoteName, splitFqn } from '../core/fqn.ts';
+import type { StoredEntity } from '../core/entity-store.ts';
 import { governed } from './shapes.ts';
 
 type ParameterValue = Schemas['TestCaseParameterValue'];

@@ -1,12 +1,12 @@
 /**
  * Test suites: named groups of test cases (docs/behaviour.md "Data quality"). A logical suite's
- * FQN is its quoted name and its `tests` the test cases added to it (src/domain/data-quality.ts);
+ * FQN is its quoted name and its `tests` the test cases added to it (src/features/data-quality/data-quality.ts);
  * a basic suite (`POST /v1/dataQuality/testSuites/basic`) belongs to one table, `<table FQN>.testSuite`,
  * and its `tests` are that table's test cases.
  */
-import { testsField } from '../domain/data-quality.ts';
-import { addToFqn, quoteName } from '../resources/fqn.ts';
-import type { EntityReference } from '../domain/entity.ts';
+import { testsField } from '../features/data-quality/data-quality.ts';
+import { addToFqn, quoteName } from '../core/fqn.ts';
+import type { EntityReference } from '../core/entity.ts';
 import { governed } from './shapes.ts';
 
 export const testSuite = governed('testSuite', 'dataQuality/testSuites', 'TestSuite', {

@@ -1,5 +1,5 @@
 /** Topics of a messaging service. */
-import { topicSampleDataOf } from '../domain/asset-sample-data.ts';
+import { topicSampleDataOf } from '../features/table-data/asset-sample-data.ts';
 import { serviceAsset } from './shapes.ts';
 
 export const topic = serviceAsset('topic', 'topics', 'Topic', 'messagingService', {

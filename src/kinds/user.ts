@@ -1,16 +1,16 @@
 /**
  * Users: the catalog's people (the principal kind). They follow and vote, belong to teams
- * (`teams`, written here or computed from the teams that list them, src/domain/memberships.ts),
+ * (`teams`, written here or computed from the teams that list them, src/core/memberships.ts),
  * and the user a token names is created on first use (docs/behaviour.md "Authentication").
  */
 import { ROLES } from '../auth/tokens.ts';
 import type { Role } from '../auth/tokens.ts';
-import type { CatalogContext } from '../domain/context.ts';
-import type { EntityReference } from '../domain/entity.ts';
-import { CatalogError } from '../domain/errors.ts';
-import { createEntity } from '../domain/lifecycle.ts';
-import { holdersOf } from '../domain/memberships.ts';
-import { quoteName } from '../resources/fqn.ts';
+import type { CatalogContext } from '../core/context.ts';
+import type { EntityReference } from '../core/entity.ts';
+import { CatalogError } from '../core/errors.ts';
+import { createEntity } from '../core/lifecycle.ts';
+import { holdersOf } from '../core/memberships.ts';
+import { quoteName } from '../core/fqn.ts';
 import { governed } from './shapes.ts';
 
 export const user = governed('user', 'users', 'User', {

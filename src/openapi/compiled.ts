@@ -10,7 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { VALIDATORS_DIR } from '../config/assets.ts';
 import type { ProfileName } from '../config/profiles.ts';
 import { requireWithCodeCache } from '../../openapi/code-cache.ts';
 
@@ -67,8 +67,7 @@ export interface CompiledValidators {
   readonly adminDocument: Record<string, unknown>;
 }
 
-/** The generator's output folder, from src/openapi/ and from dist/src/openapi/ alike (scripts/build.mjs copies it). */
-const COMPILED_DIR = fileURLToPath(new URL('../../openapi/generated/validators/', import.meta.url));
+const COMPILED_DIR = VALIDATORS_DIR;
 /** The validator modules, loaded with their code cache; index.cjs (which requires them) is for other readers. */
 export const VALIDATOR_MODULES = ['params.cjs', 'requests.cjs', 'responses.cjs'] as const;
 

@@ -7,10 +7,10 @@
  * openapi/document.test.ts fails when the bundle is older than the YAML.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { DOCUMENT_BUNDLE_PATH } from '../config/assets.ts';
 import type { Profile } from '../config/profiles.ts';
 
-export const BUNDLE_PATH = fileURLToPath(new URL('../../openapi/generated/openapi.bundle.json', import.meta.url));
+export const BUNDLE_PATH = DOCUMENT_BUNDLE_PATH;
 
 export type OpenApiDocument = {
   openapi: string;

@@ -5,11 +5,18 @@
  * a schema is used where the profile changes it.
  */
 import type { ProfileName } from '../config/profiles.ts';
-import type { SchemaValidators } from '../domain/context.ts';
 import type { CompiledValidators } from './compiled.ts';
 import { componentsOf } from './compiled.ts';
 import type { DocumentSource, JsonSchema } from './document.ts';
+import type { ErrorDetail } from './validation-details.ts';
 import { schemaDetails } from './validation-details.ts';
+
+export interface SchemaValidators {
+  /** Validates a value against a component schema of the document; returns the problems found. */
+  validate(schemaName: string, value: unknown): ErrorDetail[];
+  /** Top-level property names a component schema allows (for `fields=`). */
+  propertyNames(schemaName: string): ReadonlySet<string>;
+}
 
 export function createSchemaValidators(document: DocumentSource, compiled: CompiledValidators, profile: ProfileName): SchemaValidators {
   const components = componentsOf(compiled.tables.api, profile);

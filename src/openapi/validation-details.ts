@@ -5,7 +5,11 @@
  * a message. Requests, component schemas (bulk items, patched entities, fixtures, imported state)
  * and responses are all reported through these functions.
  */
-import type { ErrorDetail } from '../domain/errors.ts';
+/** One reason a value was refused: where (a JSON path or parameter name) and why. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
 import type { AjvError } from './compiled.ts';
 
 /** Where a value came from: its place in the request. */

@@ -14,7 +14,7 @@ import { consoleReport } from '../../conformance/report/console.ts';
 import { runConformance } from '../../conformance/run.ts';
 import { signToken } from '../../src/auth/tokens.ts';
 import type { ProfileName } from '../../src/config/profiles.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { startServer, type RunningServer } from '../../src/app/server.ts';
 
 const SEEDED = process.env.SELFTEST_ALL === '1' || process.env.CK_SEEDS !== undefined;
 const COUNT = Number(process.env.CK_SEEDS ?? 1);

@@ -1,0 +1,110 @@
+/**
+ * The search endpoints (docs/behaviour.md "Search"): `GET /v1/search/query`, `GET` and
+ * `POST /v1/search/aggregate` and `GET /v1/search/fieldQuery`, answered from the catalog's search
+ * index (src/features/search/search-index.ts), which follows the store's writes.
+ */
+import type { ApiRequest } from '../../http/exchange.ts';
+import type { components } from '../../../openapi/generated/schema.d.ts';
+import type { CatalogContext } from '../../core/context.ts';
+import type { OperationRoutes } from '../../http/operation-routes.ts';
+import { SearchIndex } from './search-index.ts';
+import { queryValue } from '../../http/request-helpers.ts';
+
+type AggregationRequest = components['schemas']['AggregationRequest'];
+
+/** A query parameter as text (the validator has checked its type); undefined when absent. */
+function text(req: ApiRequest, name: string): string | undefined {
+  const value = queryValue(req, name);
+  return value === undefined ? undefined : String(value);
+}
+
+function int(req: ApiRequest, name: string, fallback: number): number {
+  const value = queryValue(req, name);
+  return typeof value === 'number' ? value : value === undefined || value === '' ? fallback : Number(value);
+}
+
+function bool(req: ApiRequest, name: string, fallback: boolean): boolean {
+  const value = queryValue(req, name);
+  return value === undefined ? fallback : value === true || value === 'true';
+}
+
+/** A parameter that may be repeated (`include_source_fields=a&include_source_fields=b`) or comma-separated. */
+function list(req: ApiRequest, name: string): string[] | undefined {
+  const value = (req.query as Record<string, unknown>)[name];
+  if (value === undefined) return undefined;
+  return (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim());
+}
+
+export function mountSearchRoutes(router: OperationRoutes, ctx: CatalogContext): void {
+  const index = new SearchIndex(ctx);
+
+  router.get('/api/v1/search/query', (req, reply) => {
+    reply.json(
+      index.query({
+        q: text(req, 'q'),
+        index: text(req, 'index') ?? 'table_search_index',
+        from: int(req, 'from', 0),
+        size: int(req, 'size', 10),
+        deleted: bool(req, 'deleted', false),
+        sortField: text(req, 'sort_field') || '_score',
+        sortOrder: text(req, 'sort_order') === 'asc' ? 'asc' : 'desc',
+        trackTotalHits: bool(req, 'track_total_hits', false),
+        queryFilter: text(req, 'query_filter'),
+        postFilter: text(req, 'post_filter'),
+        fetchSource: bool(req, 'fetch_source', true),
+        includeFields: list(req, 'include_source_fields'),
+        excludeFields: list(req, 'exclude_source_fields'),
+      }),
+    );
+  });
+
+  router.get('/api/v1/search/aggregate', (req, reply) => {
+    reply.json(
+      index.aggregate({
+        index: text(req, 'index') ?? 'table_search_index',
+        field: text(req, 'field') ?? '',
+        value: text(req, 'value') ?? '',
+        valueParam: 'value',
+        q: text(req, 'q'),
+        qParam: 'q',
+        size: int(req, 'size', 10),
+        deleted: bool(req, 'deleted', false),
+        sourceFields: list(req, 'sourceFields')?.filter((f) => f !== ''),
+        topHitsSize: 10,
+      }),
+    );
+  });
+
+  router.post('/api/v1/search/aggregate', (req, reply) => {
+    // The validator has filled in the body's defaults (index, fieldValue, query, size, deleted).
+    const body = req.body as AggregationRequest;
+    reply.json(
+      index.aggregate({
+        index: body.index,
+        field: body.fieldName,
+        value: body.fieldValue,
+        valueParam: 'fieldValue',
+        q: body.query,
+        qParam: 'query',
+        queryText: body.queryText,
+        size: body.size,
+        deleted: body.deleted,
+        sourceFields: body.sourceFields?.length ? body.sourceFields : undefined,
+        topHitsSize: body.topHits?.size ?? 10,
+      }),
+    );
+  });
+
+  router.get('/api/v1/search/fieldQuery', (req, reply) => {
+    reply.json(
+      index.fieldQuery({
+        index: text(req, 'index') ?? 'table_search_index',
+        fieldName: text(req, 'fieldName') ?? '',
+        fieldValue: text(req, 'fieldValue') ?? '',
+        deleted: bool(req, 'deleted', false),
+        from: int(req, 'from', 0),
+        size: int(req, 'size', 10),
+      }),
+    );
+  });
+}
