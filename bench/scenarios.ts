@@ -1,5 +1,5 @@
 /**
- * The load scenarios of docs/performance.md ("What one run does" step 1). A scenario is a cycle of steps; autocannon replays the cycle on
+ * The load scenarios of docs/performance.md ("What a run does"). A scenario is a cycle of steps; autocannon replays the cycle on
  * every connection (one step per request, `setupRequest` building each one fresh, so bodies and
  * names are unique), and the correctness check sends one cycle with fetch before any timing.
  * Steps of one cycle share a context object (the delete step leaves the id for the restore step).
@@ -46,6 +46,14 @@ const create =
       verify: (b) => ((b as { name?: string }).name === name ? undefined : `name is not ${name}`),
     };
   };
+const listPage =
+  (t: Target, query = ''): StepFn =>
+  () => ({
+    method: 'GET',
+    path: `${api}?limit=10&after=${encodeURIComponent(pick(t.cursors))}${query}`,
+    expect: 200,
+    verify: (b) => ((b as { data?: unknown[] }).data?.length === 10 ? undefined : 'the page does not hold 10 items'),
+  });
 const upsert =
   (t: Target): StepFn =>
   () => {
@@ -69,17 +77,11 @@ export const SCENARIOS: readonly Scenario[] = [
       },
     ],
   },
-  {
-    name: 'list page',
-    steps: (t) => [
-      () => ({
-        method: 'GET',
-        path: `${api}?limit=10&after=${encodeURIComponent(pick(t.cursors))}`,
-        expect: 200,
-        verify: (b) => ((b as { data?: unknown[] }).data?.length === 10 ? undefined : 'the page does not hold 10 items'),
-      }),
-    ],
-  },
+  { name: 'list page', steps: (t) => [listPage(t)] },
+  // A UI's list view: the relationship fields a table of entities shows.
+  { name: 'list fields=owners,tags,followers', steps: (t) => [listPage(t, '&fields=owners,tags,followers')] },
+  // A page read right after a write to its kind: what a UI does after a save.
+  { name: 'list after write', steps: (t) => [upsert(t), listPage(t)] },
   { name: 'POST create', steps: (t) => [create(t)] },
   { name: 'PUT upsert', steps: (t) => [upsert(t)] },
   {
