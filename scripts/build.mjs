@@ -4,6 +4,8 @@
  * dist/ laid out like the repository root (tsconfig.build.json), so the paths src/ computes from
  * import.meta.url find the same assets in dist/:
  *
+ *   0. stop when dist/ is current: built by this Node.js from the same inputs (INPUTS below, their
+ *      digest kept in dist/.inputs), and the compiled validators are there (`--force` builds anyway);
  *   1. remove dist/ (a file whose source was deleted must not ship);
  *   2. `npm run build:validators --if-present` (writes openapi/generated/validators/);
  *   3. `tsc -p tsconfig.build.json --noCheck` (JavaScript and declarations; `npm run typecheck` checks);
@@ -16,7 +18,8 @@
  * Plain Node, no dependencies but the installed typescript and esbuild: it runs before anything is built.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -34,6 +37,43 @@ const ASSETS = [
   { from: 'fixtures/default' },
   { from: 'openapi/generated/validators' },
 ];
+
+/** What dist/ is built from, relative to the repository root: folders (test files left out) and files. */
+const INPUTS = [
+  'src',
+  'bin',
+  'conformance',
+  'openapi',
+  'fixtures/default',
+  'scripts/build.mjs',
+  'scripts/compile-validators.ts',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package.json',
+  'package-lock.json',
+];
+const INPUTS_FILE = path.join(DIST, '.inputs');
+
+/** Every input file, sorted; generated validators are an output of the build, not an input. */
+function inputFiles() {
+  const files = [];
+  const visit = (relative) => {
+    const full = path.join(ROOT, relative);
+    if (!existsSync(full)) return;
+    if (statSync(full).isDirectory()) {
+      for (const name of readdirSync(full).sort()) visit(path.join(relative, name));
+    } else if (!relative.endsWith('.test.ts') && !relative.startsWith(path.join('openapi', 'generated', 'validators'))) files.push(relative);
+  };
+  for (const input of INPUTS) visit(input);
+  return files;
+}
+
+/** A digest of the inputs and of the Node.js that builds (the code caches are its own). */
+function inputsDigest() {
+  const hash = createHash('sha256').update(process.version);
+  for (const file of inputFiles()) hash.update(`\0${file}\0`).update(readFileSync(path.join(ROOT, file)));
+  return hash.digest('hex');
+}
 
 function run(command, args) {
   // A shell only on Windows, where npm is npm.cmd (which Node no longer spawns without one).
@@ -53,6 +93,13 @@ process.on('uncaughtException', (error) => {
   process.stderr.write(`catalog-kit build failed: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });
+
+const digest = inputsDigest();
+const current = existsSync(INPUTS_FILE) && readFileSync(INPUTS_FILE, 'utf8') === digest && existsSync(path.join(ROOT, 'openapi/generated/validators/index.cjs'));
+if (current && !process.argv.includes('--force')) {
+  process.stderr.write('catalog-kit: dist/ is current (built by this Node.js from the same sources; `npm run build -- --force` builds anyway)\n');
+  process.exit(0);
+}
 
 step('clean', () => rmSync(DIST, { recursive: true, force: true }));
 
@@ -117,5 +164,7 @@ for (const name of VALIDATOR_MODULES) await writeCodeCache(path.join(DIST, 'open
 if (process.env.CK_BUILD_VERBOSE) process.stderr.write(`build: code cache ${Math.round(performance.now() - started_)} ms\n`);
 
 step('executable', () => chmodSync(path.join(DIST, BIN), 0o755));
+// Last: dist/ is whole only now.
+writeFileSync(INPUTS_FILE, digest);
 
 process.stderr.write(`catalog-kit: built dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

@@ -150,6 +150,13 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 }, STEP_TIMEOUT_MS);
 
+describe('the Node.js it runs on', () => {
+  // CI runs this file again on Node.js 24 (.ci/run): a PATH that did not take would test 20 twice.
+  it.runIf(process.env.CK_EXPECT_NODE_MAJOR !== undefined)('is the one CI asked for', () => {
+    expect(process.versions.node.split('.')[0]).toBe(process.env.CK_EXPECT_NODE_MAJOR);
+  });
+});
+
 describe('the tarball ships only the build', () => {
   it('holds package.json, README.md, docs/behaviour.md and dist/ only: no sources but declarations, no tests', () => {
     const docs = ['package.json', 'README.md', 'docs/behaviour.md'];
