@@ -122,7 +122,7 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
     return report.failed > 0 || report.coverage.minimum?.met === false ? 1 : 0;
   } catch (e) {
     if (e instanceof UsageError) {
-      err(`catalog-kit conform: ${e.message}\n`);
+      err(`catalog-kit conform: ${e.message} (see catalog-kit conform --help)\n`);
       return 2;
     }
     if (e instanceof TargetError || e instanceof DocumentError) {

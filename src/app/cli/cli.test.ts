@@ -84,6 +84,64 @@ describe('catalog-kit --help and --version', () => {
   });
 });
 
+/** The subcommands `catalog-kit --help` lists, read from its "Commands:" section. */
+async function listedCommands(): Promise<string[]> {
+  const { out } = await run('--help');
+  const section = out.slice(out.indexOf('Commands:\n') + 'Commands:\n'.length, out.indexOf('\n\n', out.indexOf('Commands:')));
+  return section.split('\n').map((line) => line.trim().split(/\s+/)[0]!);
+}
+
+/**
+ * What differs from the one layout of a command's --help (src/app/cli/options.ts formatHelp): the
+ * usage line, the summary, `Options:` with every option's text starting in one column (short names
+ * in a column of their own) and `-h, --help` last, defaults as `(default: …)`, the exit statuses
+ * last, no line over 100 characters.
+ */
+function layoutProblems(command: string, help: string): string[] {
+  const problems: string[] = [];
+  const lines = help.replace(/\n$/, '').split('\n');
+  if (lines[0] !== `Usage: catalog-kit ${command} [options]`) problems.push(`first line: ${lines[0]}`);
+  if (lines[1] !== '' || !lines[2]) problems.push('no summary after a blank line');
+  const options = lines.indexOf('Options:');
+  const exit = lines.findIndex((line) => line.startsWith('Exit status: '));
+  if (options < 0 || exit < options) return [...problems, 'no "Options:" followed by "Exit status:"'];
+  if (lines[options - 1] !== '' || lines[exit - 1] !== '') problems.push('sections not separated by blank lines');
+  const rows = lines.slice(options + 1, exit - 1);
+  const column = /^( {2}-\w, | {6})--[\w-]+(?: \S+)? +/.exec(rows[0] ?? '')?.[0].length;
+  for (const row of rows) {
+    const option = /^( {2}-\w, | {6})--[\w-]+(?: \S+)? +/.exec(row);
+    if (option ? option[0].length !== column : !row.startsWith(' '.repeat(column ?? 0)) || row[column ?? 0] === ' ') problems.push(`out of the column: ${row}`);
+  }
+  if (!/^ {2}-h, --help +show this help and exit$/.test(rows.at(-1) ?? '')) problems.push('-h, --help is not the last option');
+  for (const line of lines) if (line.length > 100) problems.push(`over 100 characters: ${line}`);
+  if (/\(default [^:]/.test(help)) problems.push('a default not written "(default: …)"');
+  return problems;
+}
+
+describe('every subcommand listed by --help has the same --help layout and usage errors', () => {
+  it('lists serve, token and conform', async () => {
+    expect(await listedCommands()).toEqual(expect.arrayContaining(['serve', 'token', 'conform']));
+  });
+
+  it("each one's --help has the layout of the others", async () => {
+    for (const command of await listedCommands()) {
+      const r = await run(command, '--help');
+      expect(r, command).toMatchObject({ code: 0, err: '' });
+      expect(layoutProblems(command, r.out), command).toEqual([]);
+    }
+  });
+
+  it('each one answers an unknown option with one line pointing at its --help, exit 2', async () => {
+    for (const command of await listedCommands()) {
+      expect(await run(command, '--no-such-option'), command).toEqual({
+        code: 2,
+        out: '',
+        err: `catalog-kit ${command}: unknown option --no-such-option (see catalog-kit ${command} --help)\n`,
+      });
+    }
+  });
+});
+
 describe('every subcommand answers --help without starting anything', () => {
   it.each([
     { command: 'serve', spec: SERVE_COMMAND },
