@@ -4,11 +4,13 @@
  * imported from plain JavaScript, the programmatic API of README.md "Programmatic API", and a
  * TypeScript consumer compiled against the shipped declarations (`node16` resolution).
  *
- * It packs the existing dist/ (scripts/build.mjs; built here only when absent) without running
- * `prepare`, so it never rebuilds dist/ under other test files that run the built command.
- * The install is offline-first from the npm cache and runs no install scripts: the test asserts
- * there are none instead of executing them. Everything binds to 127.0.0.1; the one long-running
- * process, the installed `serve`, is stopped by its PID.
+ * It packs the existing dist/ (scripts/build.mjs; built here only when absent) as a publisher does,
+ * with the pack scripts: `prepack` strips the development scripts and dependencies from the packed
+ * manifest (clean-package, configured in package.json) and `postpack` puts package.json back; the
+ * build `prepare` runs finds dist/ current and changes nothing. The install is offline-first from
+ * the npm cache, as a user runs it, and the test asserts no installed package has an install
+ * script. Everything binds to 127.0.0.1; the one long-running process, the installed `serve`, is
+ * stopped by its PID.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { builtinModules } from 'node:module';
@@ -35,11 +37,19 @@ interface Output {
 
 /** Runs a command to completion; rejects with its output when it fails. */
 function run(command: string, args: string[], cwd: string): Promise<Output> {
+  return exitOf(command, args, cwd).then(({ code, stdout, stderr }) => {
+    if (code !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited ${code}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`);
+    return { stdout, stderr };
+  });
+}
+
+/** Runs a command to completion: its exit status and output, whatever the status. */
+function exitOf(command: string, args: string[], cwd: string): Promise<Output & { code: number | string }> {
   return new Promise((resolve, reject) => {
     // A shell only on Windows, where npm is npm.cmd.
     execFile(command, args, { cwd, timeout: STEP_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, shell: process.platform === 'win32' }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) failed: ${error.message}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`));
-      else resolve({ stdout, stderr });
+      if (error && typeof error.code !== 'number') reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) did not run to its end: ${error.message}\n${stderr}`));
+      else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
     });
   });
 }
@@ -113,6 +123,13 @@ interface Manifest {
 }
 
 let work: string;
+/** The repository's package.json before `npm pack`, and after it. */
+let manifestBefore: string;
+let manifestAfter: string;
+/** The package.json inside the tarball, as npm install reads it. */
+let packedManifest: Record<string, unknown>;
+/** What `npm install <tarball>` printed. */
+let installOutput: Output;
 let project: string;
 /** node_modules/catalog-kit in the consumer project. */
 let installed: string;
@@ -128,15 +145,17 @@ const bin = (): string => path.join(project, 'node_modules/.bin', process.platfo
 beforeAll(async () => {
   if (!existsSync(path.join(ROOT, 'dist/bin/catalog-kit.js'))) await run(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], ROOT);
   work = mkdtempSync(path.join(tmpdir(), 'catalog-kit-pack-'));
-  const packed = JSON.parse((await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT)).stdout) as [
-    { filename: string; files: { path: string }[] },
-  ];
+  manifestBefore = readFileSync(path.join(ROOT, 'package.json'), 'utf8');
+  const packed = JSON.parse((await run('npm', ['pack', '--json', '--pack-destination', work], ROOT)).stdout) as [{ filename: string; files: { path: string }[] }];
+  manifestAfter = readFileSync(path.join(ROOT, 'package.json'), 'utf8');
   packedFiles = packed[0].files.map((f) => f.path);
+  const tarball = path.join(work, packed[0].filename);
+  packedManifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'], work)).stdout) as Record<string, unknown>;
 
   project = path.join(work, 'project');
   mkdirSync(project);
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'catalog-kit-consumer', private: true, type: 'module' }));
-  await run('npm', ['install', path.join(work, packed[0].filename), '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], project);
+  installOutput = await run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], project);
   installed = path.join(project, 'node_modules/catalog-kit');
   manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Manifest;
 }, 2 * STEP_TIMEOUT_MS);
@@ -178,7 +197,25 @@ describe('the tarball ships only the build', () => {
   });
 });
 
+describe('packing it', () => {
+  it("leaves the repository's package.json as it was", () => {
+    expect(manifestAfter).toBe(manifestBefore);
+    expect(existsSync(path.join(ROOT, 'package.json.backup'))).toBe(false);
+  });
+
+  it('ships a package.json without scripts (lifecycle or development) and without development dependencies', () => {
+    expect(Object.keys(packedManifest).filter((key) => ['scripts', 'devDependencies', 'clean-package'].includes(key))).toEqual([]);
+    // What a clone needs stays in the repository: `npm install` there builds dist/.
+    const repository = JSON.parse(manifestBefore) as { scripts: Record<string, string> };
+    expect(repository.scripts.prepare).toBe('node scripts/build.mjs');
+  });
+});
+
 describe('installing it', TEST, () => {
+  it('prints no warning about install scripts', () => {
+    expect(`${installOutput.stdout}${installOutput.stderr}`).not.toMatch(/install[- ]scripts?|catalog-kit@/i);
+  });
+
   it('runs no install script in any installed package and installs no telemetry (@scarf/scarf)', () => {
     const packages = installedPackages(path.join(project, 'node_modules'));
     expect(packages.length).toBeGreaterThan(10);
@@ -230,6 +267,29 @@ describe('the installed command', TEST, () => {
     const { stdout } = await run(bin(), ['--help'], project);
     expect(stdout).toMatch(/Usage: catalog-kit/);
     for (const command of ['serve', 'token', 'conform']) expect(stdout).toContain(command);
+  });
+
+  it('answers a wrong command line of every command it lists with exit 2 and one line pointing at --help', async () => {
+    const { stdout } = await run(bin(), ['--help'], project);
+    const commands = stdout
+      .slice(stdout.indexOf('Commands:\n') + 'Commands:\n'.length, stdout.indexOf('\n\n', stdout.indexOf('Commands:')))
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/)[0]!);
+    expect(commands).toEqual(expect.arrayContaining(['serve', 'token', 'conform']));
+    const cases = [
+      ...commands.map((command) => ({ argv: [command, '--no-such-option'], want: `catalog-kit ${command}: unknown option --no-such-option` })),
+      { argv: ['serve', '--prot'], want: 'catalog-kit serve: unknown option --prot' },
+      { argv: ['serve', '--port', 'abc'], want: 'catalog-kit serve: --port "abc" is not a port (0-65535)' },
+      { argv: ['serve', '--port', '70000'], want: 'catalog-kit serve: --port "70000" is not a port (0-65535)' },
+      { argv: ['serve', '--profile', 'bogus'], want: 'catalog-kit serve: unknown --profile "bogus" (expected contract or openmetadata)' },
+      { argv: ['serve', '--log', 'loud'], want: 'catalog-kit serve: unknown --log "loud" (expected quiet, pretty, json)' },
+      { argv: ['token', '--role', 'Root'], want: 'catalog-kit token: unknown role "Root" (expected Admin, DataSteward, DataConsumer)' },
+      { argv: ['conform', '--runs', 'many'], want: 'catalog-kit conform: --runs must be a positive integer' },
+    ];
+    const answers = await Promise.all(cases.map(({ argv }) => exitOf(bin(), argv, project)));
+    expect(answers.map(({ code, stdout, stderr }) => ({ code, stdout, stderr }))).toEqual(
+      cases.map(({ argv, want }) => ({ code: 2, stdout: '', stderr: `${want} (see catalog-kit ${argv[0]} --help)\n` })),
+    );
   });
 
   it('token prints a JWT', async () => {
