@@ -13,6 +13,7 @@ import { LOG_FORMATS } from '../request-log.ts';
 import { ListenError, startServer } from '../server.ts';
 import type { TestApp } from '../../../test/kit.ts';
 import { startApp } from '../../../test/kit.ts';
+import { staticClosure } from '../../../test/static-imports.ts';
 import { main } from './main.ts';
 import { isLoopbackHost, SERVE_COMMAND } from './serve.ts';
 import { TOKEN_COMMAND } from './token.ts';
@@ -364,29 +365,6 @@ describe('serve: a start-up problem is one line on stderr and exit 1, before any
     );
   });
 });
-
-/**
- * What each entry point loads at module load: static, non-type imports, followed through relative
- * files (dynamic import() is not followed: that is how subcommands load lazily). `catalog-kit
- * --help` must not load express or the server, and `token` only jose.
- */
-function staticClosure(entry: string): { files: string[]; packages: string[] } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string): void => {
-    if (files.has(file)) return;
-    files.add(file);
-    const source = readFileSync(file, 'utf8');
-    for (const match of source.matchAll(/^(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?'([^']+)';/gm)) {
-      const specifier = match[1]!;
-      if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
-      else if (!specifier.startsWith('node:')) packages.add(specifier);
-    }
-  };
-  visit(entry);
-  const root = resolve(here, '../../..');
-  return { files: [...files].map((f) => f.slice(root.length + 1)).sort(), packages: [...packages].sort() };
-}
 
 const here = dirname(fileURLToPath(import.meta.url));
 
