@@ -418,7 +418,7 @@ describe('serve: the public development key is never exposed by accident', () =>
   it('--insecure-dev-key allows it, and the banner warns', async () => {
     const r = await runUntilListening(/Admin token/, 'serve', '--host', '0.0.0.0', '--port', '0', '--fixtures', 'none', '--log', 'quiet', '--insecure-dev-key');
     expect(r).toMatchObject({ code: 0, err: '' });
-    expect(r.out).toMatch(/listening on http:\/\/0\.0\.0\.0:\d+\/api\n/);
+    expect(r.out).toMatch(/^API base URL: http:\/\/0\.0\.0\.0:\d+\/api /m);
     expect(r.out).toMatch(/^WARNING: listening on 0\.0\.0\.0 with the public development key: anyone who can reach this server can mint an Admin token/m);
   });
 
@@ -438,7 +438,7 @@ describe('serve: the public development key is never exposed by accident', () =>
       'a-real-secret-of-some-length',
     );
     expect(r).toMatchObject({ code: 0, err: '' });
-    expect(r.out).toMatch(/listening on http:\/\/0\.0\.0\.0:\d+\/api\n/);
+    expect(r.out).toMatch(/^API base URL: http:\/\/0\.0\.0\.0:\d+\/api /m);
     expect(r.out).not.toMatch(/WARNING/);
   });
 
@@ -446,6 +446,37 @@ describe('serve: the public development key is never exposed by accident', () =>
     const r = await runUntilListening(/Admin token/, 'serve', '--host', 'localhost', '--port', '0', '--fixtures', 'none', '--log', 'quiet');
     expect(r).toMatchObject({ code: 0, err: '' });
     expect(r.out).not.toMatch(/WARNING/);
+  });
+});
+
+describe('serve: the banner', () => {
+  it('leads with the API reference, which a browser opens without a token; the base URL is printed once', async () => {
+    let out = '';
+    const stop = new AbortController();
+    let opened: Promise<{ first: string; status: number; root: { status: number; location: string | null } }> | undefined;
+    const code = await main(['serve', '--port', '0', '--fixtures', 'none', '--log', 'quiet'], {
+      out: (t) => {
+        out += t;
+        if (!/Admin token/.test(out)) return;
+        opened ??= (async () => {
+          const first = /https?:\/\/\S+/.exec(out)![0];
+          const status = (await fetch(first)).status;
+          const root = await fetch(first.replace(/\/docs$/, '/'), { redirect: 'manual' });
+          stop.abort();
+          return { first, status, root: { status: root.status, location: root.headers.get('location') } };
+        })();
+      },
+      err: () => {},
+      stop: stop.signal,
+    });
+    expect(code).toBe(0);
+    const { first, status, root } = (await opened)!;
+    expect(first).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs$/);
+    expect(status).toBe(200);
+    expect(root).toEqual({ status: 302, location: '/docs' });
+    const baseUrl = /^API base URL: (\S+)/m.exec(out)![1]!;
+    expect(out.split(baseUrl)).toHaveLength(2);
+    expect(out.split('\n')[0]).toBe('catalog-kit mock server listening (profile contract)');
   });
 });
 
