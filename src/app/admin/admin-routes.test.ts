@@ -30,6 +30,18 @@ describe('admin reset: back to the fixtures', () => {
     expect(res.body).toEqual({ entities: before });
     expect(catalog.ctx.store.getByFqn('databaseService', 'scratch')).toBeUndefined();
   });
+
+  it("reset clears the latency and error rules and the journal too, as WireMock's reset does: the server as it started", async () => {
+    await adminApi('put', '/__admin/latency').send({ rules: [{ route: '/api/v1/charts*', ms: 5 }] });
+    await adminApi('put', '/__admin/errors').send({ rules: [{ route: '/api/v1/dashboards*', status: 503 }] });
+    await catalog.get('/api/v1/dashboards');
+    expect((await adminApi('get', '/__admin/journal')).body.data).toHaveLength(1);
+    expect((await adminApi('post', '/__admin/reset')).status).toBe(200);
+    expect((await adminApi('get', '/__admin/latency')).body).toEqual({ rules: [] });
+    expect((await adminApi('get', '/__admin/errors')).body).toEqual({ rules: [] });
+    expect((await adminApi('get', '/__admin/journal')).body).toEqual({ data: [] });
+    expect((await catalog.get('/api/v1/dashboards')).status).toBe(200);
+  });
 });
 
 describe('admin state: export and import', () => {

@@ -44,8 +44,12 @@ export function adminRoutes(deps: AdminDeps): OperationRoutes {
     });
   });
 
+  // The server as it started: its start state, no latency or error rule, an empty journal (as
+  // WireMock's reset drops its stubs and its request journal).
   routes.post('/__admin/reset', (req, reply) => {
     deps.reset(req.query.to === 'fixtures' ? 'fixtures' : 'start');
+    faults.clear();
+    journal.clear();
     deps.changed();
     reply.json({ entities: count() });
   });
