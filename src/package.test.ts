@@ -138,6 +138,8 @@ let manifest: Manifest;
 let packedFiles: string[];
 let server: ChildProcess | undefined;
 let baseUrl: string;
+/** What the installed serve printed once listening. */
+let banner: string;
 let token: string;
 
 const bin = (): string => path.join(project, 'node_modules/.bin', process.platform === 'win32' ? 'catalog-kit.cmd' : 'catalog-kit');
@@ -312,8 +314,10 @@ describe('the installed command', TEST, () => {
       proc.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         const url = BASE_URL.exec(out)?.[1];
-        if (url) {
+        // The banner is whole once the token is printed.
+        if (url && out.includes('Admin token')) {
           clearTimeout(timer);
+          banner = out;
           resolve(url);
         }
       });
@@ -326,6 +330,26 @@ describe('the installed command', TEST, () => {
     const res = await fetch(`${baseUrl}/v1/containers?limit=1`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(1);
+  });
+
+  it("serve's banner leads with a page a browser opens without a token, and the server's root leads there; the base URL is printed once", async () => {
+    const first = /https?:\/\/\S+/.exec(banner)![0];
+    expect(first).toBe(baseUrl.replace(/\/api$/, '/docs'));
+    expect((await fetch(first)).status).toBe(200);
+    const root = await fetch(baseUrl.replace(/\/api$/, '/'), { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/docs']);
+    expect(banner.split(baseUrl)).toHaveLength(2);
+  });
+
+  it('serve answers Prefer: code=503, 429 and 504 on a list call, and a 400 names every problem of a body', async () => {
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const forced = await Promise.all([503, 429, 504].map((status) => fetch(`${baseUrl}/v1/tables?limit=1`, { headers: { ...headers, prefer: `code=${status}` } })));
+    expect(forced.map((res) => res.status)).toEqual([503, 429, 504]);
+    const refused = await fetch(`${baseUrl}/v1/containers`, { method: 'POST', headers, body: JSON.stringify({ name: false, service: 3 }) });
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { message: string; details: { path: string }[] };
+    expect(body.details.map((d) => d.path).sort()).toEqual(['/body/name', '/body/service']);
+    expect(body.message).toMatch(/name must be string.*service must be string/);
   });
 
   it('conform, without --target, passes every rule against its in-process server', async () => {
