@@ -1,4 +1,4 @@
-/** Command-line arguments of `catalog-kit conform` (README.md "Command line"). */
+/** Command-line arguments of `catalog-kit conform` (docs/cli.md). */
 import { isProfile, PROFILES, type Profile } from './profiles.ts';
 import { isRuleId, RULE_IDS } from './rules.ts';
 

@@ -1,7 +1,7 @@
 /**
  * The published package, as a user gets it: `npm pack`, then `npm install <tarball>` into an empty
  * project, and there the installed `catalog-kit` command (serve, token, conform), the client
- * imported from plain JavaScript, the programmatic API of README.md "Programmatic API", and a
+ * imported from plain JavaScript, the programmatic API of docs/programmatic-api.md, and a
  * TypeScript consumer compiled against the shipped declarations (`node16` resolution).
  *
  * It packs the existing dist/ (scripts/build.mjs; built here only when absent) as a publisher does,
@@ -179,12 +179,20 @@ describe('the Node.js it runs on', () => {
 });
 
 describe('the tarball ships only the build', () => {
-  it('holds package.json, README.md, docs/behaviour.md and dist/ only: no sources but declarations, no tests', () => {
-    const docs = ['package.json', 'README.md', 'docs/behaviour.md'];
+  it('holds package.json, README.md, the documents and dist/ only: no sources but declarations, no tests', () => {
+    const docs = ['package.json', 'README.md', 'docs/behaviour.md', 'docs/cli.md', 'docs/troubleshooting.md', 'conformance/README.md'];
     for (const doc of docs) expect(packedFiles).toContain(doc);
-    expect(packedFiles.filter((f) => !docs.includes(f) && !f.startsWith('dist/'))).toEqual([]);
+    const isDocument = (f: string) => ['package.json', 'README.md', 'conformance/README.md'].includes(f) || /^docs\/[\w-]+\.md$/.test(f);
+    expect(packedFiles.filter((f) => !isDocument(f) && !f.startsWith('dist/'))).toEqual([]);
     expect(packedFiles.filter((f) => /\.(ts|mts|cts)$/.test(f) && !/\.d\.ts$/.test(f))).toEqual([]);
     expect(packedFiles.filter((f) => /\.test\.|(^|\/)(robustness|security)\//.test(f))).toEqual([]);
+  });
+
+  it('holds every file its README.md links to', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((target) => !/^[a-z]+:/i.test(target));
+    expect(links.length).toBeGreaterThan(10);
+    expect(links.filter((target) => !packedFiles.includes(path.posix.normalize(target)))).toEqual([]);
   });
 
   it('holds the command and every exports target, JavaScript with declarations, and no wildcard export', () => {
@@ -385,7 +393,7 @@ console.log(JSON.stringify({
     });
   });
 
-  it('the package root gives the programmatic API of README.md: server, token, client, conformance', async () => {
+  it('the package root gives the programmatic API of docs/programmatic-api.md: server, token, client, conformance', async () => {
     writeFileSync(
       path.join(project, 'programmatic.mjs'),
       `import { createCatalogClient, runConformance, signToken, startServer } from 'catalog-kit';

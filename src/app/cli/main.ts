@@ -1,5 +1,5 @@
 /**
- * The `catalog-kit` command: `serve`, `token`, `conform` (README.md "Command line").
+ * The `catalog-kit` command: `serve`, `token`, `conform` (docs/cli.md).
  *
  * Nothing heavy is imported here: each subcommand's module is imported when it runs, so
  * `catalog-kit --help`, `--version` and `token` never load express, the OpenAPI document or the

@@ -4,7 +4,7 @@
  * nothing: `catalog-kit --help` and `catalog-kit token` load this and little else.
  */
 
-/** Exit statuses shared by every subcommand (README.md "Command line"). */
+/** Exit statuses shared by every subcommand (docs/cli.md). */
 export const EXIT = {
   ok: 0,
   /** The command line was fine but the work could not be done (serve: could not start). */

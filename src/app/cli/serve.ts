@@ -1,6 +1,6 @@
 /**
  * `catalog-kit serve`: starts the mock at http://<host>:<port>/api and prints the base URL, the
- * docs URL and a ready-to-use Admin token (README.md "Command line").
+ * docs URL and a ready-to-use Admin token (docs/cli.md).
  *
  * Order matters: the command line is checked first (exit 2), then whether it would expose the
  * public development key (below), then what start-up will read — the fixtures directory, the data
