@@ -14,7 +14,7 @@ import type { Fixture } from '../fixtures/apply-fixtures.ts';
 import { applyFixtures } from '../fixtures/apply-fixtures.ts';
 import { DEMO_CATALOG } from '../fixtures/demo-catalog.ts';
 import type { StateJson } from '../state/state.ts';
-import { clearState, exportState, importState } from '../state/state.ts';
+import { exportState, importState } from '../state/state.ts';
 import type { FetchFunction } from './fetch.ts';
 import { dispatchingFetch } from './fetch.ts';
 
@@ -82,17 +82,14 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<InPro
   if (!pathname.endsWith('/api')) throw new TypeError(`baseUrl must end in /api, got ${baseUrl}`);
   const { fixtures, check } = startFixtures(options.fixtures);
   const catalog = createCatalogOf(compiledValidators(), { profile: options.profile, now: options.clock, auth: { secret: options.secret }, log: () => {} });
-  const load = () => {
-    clearState(catalog.ctx);
-    applyFixtures(catalog.ctx, fixtures, { checkBodies: check });
-  };
-  load();
+  applyFixtures(catalog.ctx, fixtures, { checkBodies: check });
+  const start = catalog.ctx.store.snapshot();
   const api = createApi(catalog, { profile: options.profile, auth: { secret: options.secret } });
   return {
     baseUrl,
     fetch: dispatchingFetch(api.dispatch, pathname, options.bodyLimit ?? DEFAULT_BODY_LIMIT),
     token: (token = {}) => signToken({ ...token, secret: options.secret }),
-    reset: load,
+    reset: () => catalog.ctx.store.restore(start),
     exportState: () => exportState(catalog.ctx),
     importState: (state) => importState(catalog.ctx, state),
     close: () => api.webhooks.stop(),
