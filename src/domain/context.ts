@@ -180,6 +180,13 @@ export interface Kind {
   resolveRequest?(request: CreateRequest, entity: Entity, ctx: CatalogContext): void;
   /** Checks a new entity (its FQN set, its references resolved) before it is stored; throws to refuse. */
   beforeCreate?(entity: Entity, ctx: CatalogContext): void;
+  /**
+   * Checks an entity as a write would store it, beyond its schema: the entity a create or an
+   * upsert request makes, a patched entity, an entity of an imported state (src/admin/state.ts);
+   * throws a CatalogError to refuse (a data contract's rule over its limits, a webhook to a host
+   * the server may not call).
+   */
+  beforeWrite?(entity: Entity, ctx: CatalogContext): void;
   /** Checks before an entity is deleted, soft or hard; throws to refuse. */
   beforeDelete?(stored: StoredEntity, ctx: CatalogContext): void;
   /**

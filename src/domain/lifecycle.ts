@@ -84,7 +84,9 @@ function prepare(ctx: CatalogContext, def: Kind, request: CreateRequest, user: s
   resolveColumnTagsOf(ctx, def, entity);
 
   entity.fullyQualifiedName = def.fqn ? def.fqn(request, entity, ctx) : parent ? addToFqn(parent.entity.fullyQualifiedName, request.name) : quoteName(request.name);
-  return { entity: withNamedColumns(def, entity), parent };
+  const named = withNamedColumns(def, entity);
+  def.beforeWrite?.(named, ctx);
+  return { entity: named, parent };
 }
 
 function resolveParentField(ctx: CatalogContext, def: Kind, field: string, value: unknown): StoredEntity {
@@ -260,6 +262,7 @@ export function patchEntity(ctx: CatalogContext, def: Kind, stored: StoredEntity
   }
   const problems = ctx.validators.validate(def.schema, patched);
   if (problems.length) throw CatalogError.badRequest(`Invalid ${def.type} after patch: ${detailsText(problems)}`, problems);
+  def.beforeWrite?.(patched, ctx);
   resolvePatchedRefs(ctx, def, patched);
   resolveColumnTagsOf(ctx, def, patched);
   if (JSON.stringify(patched.extension) !== JSON.stringify(stored.entity.extension))
