@@ -8,6 +8,7 @@
  * document at build time (src/openapi/compiled.ts).
  */
 import type { ServerOptions } from 'node:http';
+import bytes from 'bytes';
 import express from 'express';
 import type { Express } from 'express';
 import type { ProfileName } from './config/profiles.ts';
@@ -112,6 +113,7 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     now: options.now,
     newId: options.newId,
     maxEvents: options.maxEvents,
+    limits: { documentBytes: bytes.parse(options.bodyLimit ?? DEFAULT_BODY_LIMIT) ?? undefined },
   });
   const dev = setupDevTools(ctx, options, log);
   // After the start-up state is loaded: its fixtures' events are not delivered.

@@ -29,6 +29,8 @@ export interface CatalogContext {
   readonly kinds: KindRegistry;
   /** Change events (src/events/): how many are kept, and who hears of each one recorded. */
   readonly events: ChangeEventSettings;
+  /** What one request may make the catalog hold or reach (docs/behaviour.md "Limits of one request"). */
+  readonly limits: CatalogLimits;
   now(): number;
   newId(): string;
 }
@@ -40,6 +42,15 @@ interface ChangeEventSettings {
   /** Called with each change event once it is recorded (the webhook sender queues it); an exception is not the write's. */
   readonly listeners: Set<(event: ChangeEvent) => void>;
 }
+
+/** What one request may make the catalog hold or reach (docs/behaviour.md "Limits of one request"). */
+export interface CatalogLimits {
+  /** The largest entity, as JSON, a JSON Patch may make: the request body limit (`serve --body-limit`), since no body could send a larger one. */
+  readonly documentBytes: number;
+}
+
+/** 1 MiB: the default request body limit (`serve --body-limit 1mb`). */
+const DEFAULT_DOCUMENT_BYTES = 1024 * 1024;
 
 /** The default of `ChangeEventSettings.max` (`serve --max-events`). */
 const DEFAULT_MAX_EVENTS = 10_000;
@@ -66,6 +77,8 @@ export interface CatalogContextOptions {
   readonly newId?: (() => string) | undefined;
   /** The most change events kept (default 10,000). */
   readonly maxEvents?: number | undefined;
+  /** What one request may make the catalog hold or reach; each left out takes its default. */
+  readonly limits?: Partial<CatalogLimits> | undefined;
 }
 
 /** A catalog context with an empty store. */
@@ -76,6 +89,7 @@ export function createCatalogContext(options: CatalogContextOptions): CatalogCon
     validators: options.validators,
     kinds: options.kinds,
     events: { max: options.maxEvents ?? DEFAULT_MAX_EVENTS, listeners: new Set() },
+    limits: { documentBytes: options.limits?.documentBytes ?? DEFAULT_DOCUMENT_BYTES },
     now: options.now ?? (() => Date.now()),
     newId: options.newId ?? flatUUID,
   };

@@ -7,13 +7,13 @@
  * Each operation is synchronous from its first check to its last write, so concurrent requests
  * cannot interleave inside it (one of fifty parallel POSTs of a name wins, the others get 409).
  */
-import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { CatalogError } from './errors.ts';
 import { addToFqn, quoteName } from '../resources/fqn.ts';
 import type { StoredEntity } from '../store/entity-store.ts';
 import type { CatalogContext, Kind } from './context.ts';
 import { removeForGood } from './dependents.ts';
+import { applyPatchWithin } from './json-patch.ts';
 import { columnListsOf, withNamedColumns } from './column-names.ts';
 import type { ChangeDescription, CreateRequest, Entity, EntityReference, TagLabel } from './entity.ts';
 import { SYSTEM_FIELDS, referenceTo, withFields } from './entity.ts';
@@ -249,8 +249,13 @@ const PATCH_KEPT = [
 export function patchEntity(ctx: CatalogContext, def: Kind, stored: StoredEntity, operations: Operation[], user: string): StoredEntity {
   let patched: Entity;
   try {
-    patched = fastJsonPatch.applyPatch(structuredClone(stored.entity), operations, true, false).newDocument as Entity;
+    // A copy through JSON: the stored entity shares its empty arrays and equal references (src/store/compact.ts),
+    // which structuredClone would keep shared. Within the request body limit: a patch cannot build an
+    // entity no request could send (src/domain/json-patch.ts).
+    const copy = JSON.parse(JSON.stringify(stored.entity)) as Entity;
+    patched = applyPatchWithin(copy, operations, ctx.limits.documentBytes, def.type) as Entity;
   } catch (error) {
+    if (error instanceof CatalogError) throw error;
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw CatalogError.badRequest(`Invalid JSON Patch: ${message}`);
   }
