@@ -113,7 +113,7 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     now: options.now,
     newId: options.newId,
     maxEvents: options.maxEvents,
-    limits: { documentBytes: bytes.parse(options.bodyLimit ?? DEFAULT_BODY_LIMIT) ?? undefined },
+    limits: { documentBytes: bytes.parse(options.bodyLimit ?? DEFAULT_BODY_LIMIT) ?? undefined, webhookHosts: options.webhooks?.allowHosts },
   });
   const dev = setupDevTools(ctx, options, log);
   // After the start-up state is loaded: its fixtures' events are not delivered.

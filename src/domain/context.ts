@@ -47,6 +47,8 @@ interface ChangeEventSettings {
 export interface CatalogLimits {
   /** The largest entity, as JSON, a JSON Patch may make: the request body limit (`serve --body-limit`), since no body could send a larger one. */
   readonly documentBytes: number;
+  /** Host patterns outside loopback that webhooks may call (`serve --webhook-allow`; src/events/destinations.ts); none by default. */
+  readonly webhookHosts: readonly string[];
 }
 
 /** 1 MiB: the default request body limit (`serve --body-limit 1mb`). */
@@ -89,7 +91,7 @@ export function createCatalogContext(options: CatalogContextOptions): CatalogCon
     validators: options.validators,
     kinds: options.kinds,
     events: { max: options.maxEvents ?? DEFAULT_MAX_EVENTS, listeners: new Set() },
-    limits: { documentBytes: options.limits?.documentBytes ?? DEFAULT_DOCUMENT_BYTES },
+    limits: { documentBytes: options.limits?.documentBytes ?? DEFAULT_DOCUMENT_BYTES, webhookHosts: options.limits?.webhookHosts ?? [] },
     now: options.now ?? (() => Date.now()),
     newId: options.newId ?? flatUUID,
   };
