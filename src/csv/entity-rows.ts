@@ -107,6 +107,7 @@ export function entityRowsCsv(spec: EntityRowsSpec): CsvHook {
 
   return {
     columns,
+    rowsStandAlone: true,
     check: (call) => void scopeOf(call),
     exportRows(call) {
       const scope = scopeOf(call);

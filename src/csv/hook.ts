@@ -37,6 +37,12 @@ export interface CsvCall {
 export interface CsvHook {
   /** The columns, in order. */
   readonly columns: readonly CsvColumn[];
+  /**
+   * Each row writes an entity of its own, whatever the other rows say (a schema's tables, test
+   * cases): the engine may check and write the rows a few at a time, serving other requests between
+   * (src/csv/engine.ts). Without it every row goes in one call (a table's columns: one patch).
+   */
+  readonly rowsStandAlone?: boolean;
   /** Throws the `CatalogError` of a `name` that names nothing to export or import into (404), before anything is read. */
   check(call: CsvCall): void;
   /**

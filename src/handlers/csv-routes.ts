@@ -49,11 +49,11 @@ function mountKind(routes: OperationRoutes, ctx: CatalogContext, kind: Kind, hoo
     const data = exported(req);
     res.status(202).json({ jobId: ctx.newId(), message: 'Export initiated successfully.', status: 'COMPLETED', data });
   });
-  routes.put(`${base}/import`, (req, res) => {
-    res.json(imported(req, res));
+  routes.put(`${base}/import`, async (req, res) => {
+    res.json(await imported(req, res));
   });
-  routes.put(`${base}/importAsync`, (req, res) => {
-    const result = imported(req, res);
+  routes.put(`${base}/importAsync`, async (req, res) => {
+    const result = await imported(req, res);
     res.json({ jobId: ctx.newId(), message: 'Import is in progress.', status: 'COMPLETED', result });
   });
 }

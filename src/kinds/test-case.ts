@@ -90,6 +90,7 @@ const NOT_KEPT = [7, 8, 9];
 
 const testCaseCsv: CsvHook = {
   columns: COLUMNS,
+  rowsStandAlone: true,
   check: (call) => void testCasesOf(call),
   exportRows(call) {
     return testCasesOf(call)
