@@ -13,9 +13,9 @@
  * `skipped`); a dry run changes nothing at all.
  *
  * No import holds the server for long (docs/behaviour.md "Limits of one request"). When the hook's
- * rows stand alone (each writes its own entity), each row is first checked by writing it and
- * undoing it at once (the store's `atomically`), in steps of about STEP_MS between which other
- * requests are served, so nothing of the check is ever seen; a dry run answers from that. An
+ * rows stand alone (each writes its own entity), each row is first checked on its own (everything
+ * its write checks, nothing stored), in steps of about STEP_MS between which other requests are
+ * served, so nothing of the check is ever seen; a dry run answers from that. An
  * import whose rows all passed is then written in such steps, each one whole (its change events
  * reach the webhook listeners once it stands), so other requests may see the rows written so far,
  * as OpenMetadata's imports are seen; if a row that passed fails when written (another request
@@ -24,6 +24,7 @@
  * savepoint (src/csv/savepoint.ts) when the import is a dry run or a row failed.
  */
 import { CsvError, parse } from 'csv-parse/sync';
+import type { Options } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { ChangeEvent, Schemas } from '../domain/entity.ts';
 import { CatalogError } from '../domain/errors.ts';
@@ -53,33 +54,40 @@ export function exportCsv(hook: CsvHook, call: CsvCall): string {
   return toCsv([hook.columns.map(headerOf), ...hook.exportRows(call)]);
 }
 
+/** How csv-parse reads a file: any line end a spreadsheet takes, mixed (a lone LF among CRLF lines ends its row too). */
+const PARSE_OPTIONS: Options = {
+  bom: true,
+  record_delimiter: ['\r\n', '\n', '\r'],
+  relax_column_count: true,
+  relax_quotes: true,
+  skip_empty_lines: true,
+};
+
 /** The records of a CSV text; a text that is not CSV is a 400 naming the line where it breaks. */
 function parseCsv(text: string): string[][] {
-  // Where the last record read whole ends (bytes): the record that breaks starts after it.
-  let readBytes = 0;
   try {
-    return parse(text, {
-      bom: true,
-      // Any line end a spreadsheet takes, mixed: a lone LF among CRLF lines ends its row too.
-      record_delimiter: ['\r\n', '\n', '\r'],
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: true,
-      on_record: (record, context) => {
-        readBytes = context.bytes;
-        return record;
-      },
-    }) as string[][];
+    return parse(text, PARSE_OPTIONS) as string[][];
   } catch (error) {
-    if (error instanceof CsvError) {
-      // The line where the record that breaks starts: after the records read whole and the blank lines after them.
-      const read = Buffer.from(text).subarray(0, readBytes).toString();
-      const lineEnds = (part: string): number => part.match(/\r\n|\n|\r/g)?.length ?? 0;
-      const line = 1 + lineEnds(read) + lineEnds(/^(?:\r\n|\n|\r)*/.exec(text.slice(read.length))![0]);
-      // csv-parse's own text names the line where it stopped reading: only its title is kept (`Quote Not Closed`).
-      throw CatalogError.badRequest(`Invalid CSV at line ${line}: ${error.message.split(':')[0]}`);
+    if (!(error instanceof CsvError)) throw error;
+    // Read again, noting where each record read whole ends (bytes), which costs csv-parse more:
+    // the record that breaks starts after the last of them and the blank lines after it.
+    let readBytes = 0;
+    try {
+      parse(text, {
+        ...PARSE_OPTIONS,
+        on_record: (record, context) => {
+          readBytes = context.bytes;
+          return record;
+        },
+      });
+    } catch {
+      // The same error, now with `readBytes`.
     }
-    throw error;
+    const read = Buffer.from(text).subarray(0, readBytes).toString();
+    const lineEnds = (part: string): number => part.match(/\r\n|\n|\r/g)?.length ?? 0;
+    const line = 1 + lineEnds(read) + lineEnds(/^(?:\r\n|\n|\r)*/.exec(text.slice(read.length))![0]);
+    // csv-parse's own text names the line where it stopped reading: only its title is kept (`Quote Not Closed`).
+    throw CatalogError.badRequest(`Invalid CSV at line ${line}: ${error.message.split(':')[0]}`);
   }
 }
 
@@ -150,10 +158,12 @@ export interface ImportOptions {
 type Outcomes = Map<CsvRow, RowOutcome>;
 
 /**
- * Checks each row on its own (src/csv/hook.ts `rowsStandAlone`): written and undone at once, in
- * steps of about STEP_MS with other requests served between, so no other request sees any of it.
+ * Checks each row on its own (src/csv/hook.ts `rowsStandAlone`, `checkOnly`: everything its write
+ * checks, nothing stored; anything a hook wrote all the same is undone at once), in steps of about
+ * STEP_MS with other requests served between, so no other request sees any of it.
  */
-async function checkEach(hook: CsvHook, call: CsvCall & { readonly user: string }, rows: readonly CsvRow[], outcomes: Outcomes, stepMs: number): Promise<void> {
+async function checkEach(hook: CsvHook, writer: CsvCall & { readonly user: string }, rows: readonly CsvRow[], outcomes: Outcomes, stepMs: number): Promise<void> {
+  const call = { ...writer, checkOnly: true };
   const { ctx } = call;
   for (let next = 0; next < rows.length;) {
     const started = performance.now();

@@ -109,11 +109,20 @@ function resolveColumnTags(ctx: CatalogContext, columns: unknown[]): void {
 
 /** POST (docs/behaviour.md "Create"): 409 when the FQN exists in its kind, soft-deleted included. */
 export function createEntity(ctx: CatalogContext, def: Kind, given: CreateRequest, user: string): StoredEntity {
-  const request = def.fromRequest ? def.fromRequest(given, ctx) : given;
-  const { entity, parent } = prepare(ctx, def, request, user);
-  if (ctx.store.getByFqn(def.type, entity.fullyQualifiedName)) throw CatalogError.alreadyExists();
-  def.beforeCreate?.(entity, ctx);
+  const { entity, parent } = checkCreate(ctx, def, given, user);
   return created(ctx, ctx.store.insert(def.type, entity, parent?.entity.id), user);
+}
+
+/**
+ * Everything a create checks, nothing stored: throws what `createEntity` would throw, and returns
+ * the entity it would store (a CSV dry run checks its rows so, src/csv/engine.ts).
+ */
+export function checkCreate(ctx: CatalogContext, def: Kind, given: CreateRequest, user: string): Prepared {
+  const request = def.fromRequest ? def.fromRequest(given, ctx) : given;
+  const prepared = prepare(ctx, def, request, user);
+  if (ctx.store.getByFqn(def.type, prepared.entity.fullyQualifiedName)) throw CatalogError.alreadyExists();
+  def.beforeCreate?.(prepared.entity, ctx);
+  return prepared;
 }
 
 /** A new entity is in the store: its change event (docs/behaviour.md "Events"). */
@@ -246,7 +255,8 @@ const PATCH_KEPT = [
   'serviceType',
 ];
 
-export function patchEntity(ctx: CatalogContext, def: Kind, stored: StoredEntity, operations: Operation[], user: string): StoredEntity {
+/** JSON Patch (docs/behaviour.md "Patch"); with `checkOnly`, everything it checks and nothing stored (a CSV dry run, src/csv/engine.ts). */
+export function patchEntity(ctx: CatalogContext, def: Kind, stored: StoredEntity, operations: Operation[], user: string, checkOnly = false): StoredEntity {
   let patched: Entity;
   try {
     // A copy through JSON: the stored entity shares its empty arrays and equal references (src/store/compact.ts),
@@ -272,7 +282,7 @@ export function patchEntity(ctx: CatalogContext, def: Kind, stored: StoredEntity
   resolveColumnTagsOf(ctx, def, patched);
   if (JSON.stringify(patched.extension) !== JSON.stringify(stored.entity.extension))
     patched.extension = checkExtension(ctx, def, patched.extension, stored.entity.extension) as Entity['extension'];
-  applyChange(ctx, def, stored, patched, user);
+  if (!checkOnly) applyChange(ctx, def, stored, patched, user);
   return stored;
 }
 

@@ -133,7 +133,7 @@ const testCaseCsv: CsvHook = {
       if (testSuite) request.testSuite = testSuite;
       const link = parseEntityLink(entityLink);
       const fqn = addToFqn(link.column !== undefined ? addToFqn(link.fqn, link.column) : link.fqn, name!);
-      return writeEntity(ctx, kind, fqn, request, fields, user);
+      return writeEntity(ctx, kind, fqn, request, fields, user, call.checkOnly);
     });
   },
 };
