@@ -140,6 +140,3 @@ function firstFit(run: readonly number[], text: string, from: number, limit: num
   for (let at = from; at + run.length <= limit; at++) if (runAt(run, text, at)) return at;
   return -1;
 }
-
-/** A wildcard pattern for a text in which every character is plain. */
-export const escapeWildcard = (text: string): string => text.replace(/[*?\\]/g, '\\$&');
