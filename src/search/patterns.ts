@@ -1,5 +1,5 @@
 /**
- * The patterns a search request supplies (docs/behaviour.md "Search" and "Limits"): regular
+ * The patterns a search request supplies (docs/behaviour.md "Search" and "Limits of one request"): regular
  * expressions (a `regexp` query, the aggregate `value` / `fieldValue`) and wildcards (`*` and `?`
  * in `q`, a `wildcard` query, `fieldQuery`'s `fieldValue`). Every one is matched in time linear in
  * the text it is matched against and bounded by its own length, never by backtracking, as

@@ -20,7 +20,7 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 class DslCompiler {
-  /** How deep the query being compiled is, and how many leaf queries it has so far (docs/behaviour.md "Limits"). */
+  /** How deep the query being compiled is, and how many leaf queries it has so far (docs/behaviour.md "Limits of one request"). */
   private depth = 0;
   private leaves = 0;
 

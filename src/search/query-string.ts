@@ -7,7 +7,7 @@
  *
  * Parsing is lenient, as OpenMetadata asks of Elasticsearch (`lenient(true)`): an unbalanced
  * parenthesis or a dangling operator is dropped rather than refused, so every `q` parses but one
- * past the limits of depth and terms (docs/behaviour.md "Limits").
+ * past the limits of depth and terms (docs/behaviour.md "Limits of one request").
  */
 import { CatalogError } from '../domain/errors.ts';
 import { MAX_PATTERN_LENGTH } from './patterns.ts';
@@ -127,7 +127,7 @@ function leaf(token: Extract<Token, { t: 'word' | 'phrase' }>, field: string | u
   return { kind: 'text', text: plain(value) };
 }
 
-/** The deepest nesting of groups and `NOT`s a query string may have (as a JSON body's, docs/behaviour.md "Limits"). */
+/** The deepest nesting of groups and `NOT`s a query string may have (as a JSON body's, docs/behaviour.md "Limits of one request"). */
 export const MAX_QUERY_DEPTH = 64;
 
 /** The most terms and phrases a query string may have (Elasticsearch's `indices.query.bool.max_clause_count` of old). */
