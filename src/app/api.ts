@@ -58,6 +58,8 @@ import { createSchemaValidators } from '../openapi/schema-validators.ts';
 
 export interface ApiOptions {
   profile?: ProfileName;
+  /** The largest request body, in bytes: no write may make a stored document larger (docs/behaviour.md "Limits of one request"). */
+  documentBytes?: number;
   auth?: AuthOptions;
   /** Validate responses against the document (default true). */
   validateResponses?: boolean;
@@ -90,6 +92,7 @@ export function createCatalogOf(compiled: CompiledValidators, options: ApiOption
     now: options.now,
     newId: options.newId,
     maxEvents: options.maxEvents,
+    limits: { documentBytes: options.documentBytes, webhookHosts: options.webhooks?.allowHosts },
   });
   keepFollowersFeed(ctx);
   const log = options.log ?? ((line: string) => console.error(line));

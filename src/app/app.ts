@@ -6,6 +6,7 @@
  * without failing loudly; the validators were compiled from the document at build time
  * (src/openapi/compiled.ts).
  */
+import bytes from 'bytes';
 import express from 'express';
 import type { Express } from 'express';
 import type { CatalogContext } from '../core/context.ts';
@@ -51,7 +52,8 @@ const DEFAULT_BODY_LIMIT = '1mb';
 
 export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const catalog = createCatalogOf(compiledValidators(), { ...options, log });
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const catalog = createCatalogOf(compiledValidators(), { ...options, log, documentBytes: bytes.parse(bodyLimit) ?? undefined });
   const { ctx, document } = catalog;
   const dev = setupDevTools(ctx, options, log);
   const durable = dev.persister ? durability(dev.persister) : undefined;
@@ -62,7 +64,6 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     renderError: catalog.renderError,
     durable,
   });
-  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
 
   const app = express();
   app.disable('x-powered-by');

@@ -426,7 +426,7 @@ export class EntityStore {
   }
 
   /**
-   * Entries held by each index, read-only, for test/integrity.ts: with the per-entity checks,
+   * Entries held by each index, read-only, for src/core/integrity.ts: with the per-entity checks,
    * equal totals prove that no index keeps a stale entry (an FQN, key or child link of an entity
    * that is gone). Not for request handling.
    */

@@ -5,10 +5,13 @@
  * `filteringRules.resources` (OpenMetadata's EventSubscriptionMapper), and each destination gets an
  * id — derived from the subscription's name and the destination's place, so a PUT of the same
  * request changes nothing. `filteringRules` is shown with `fields=filteringRules`. A delete is
- * always for good, as OpenMetadata's. The deliveries themselves are src/features/events/webhooks.ts.
+ * always for good, as OpenMetadata's. A webhook's endpoint must be one the server may call
+ * (src/features/events/destinations.ts). The deliveries themselves are src/features/events/webhooks.ts.
  */
 import { createHash } from 'node:crypto';
-import type { CreateRequest } from '../core/entity.ts';
+import type { CreateRequest, Schemas } from '../core/entity.ts';
+import { CatalogError } from '../core/errors.ts';
+import { destinationsProblem } from '../features/events/destinations.ts';
 import { governed } from './shapes.ts';
 
 /** A UUID (version 5 layout) from a text: the same text, the same id. */
@@ -32,5 +35,10 @@ export const eventSubscription = governed('eventsubscription', 'events/subscript
       out.destinations = destinations.map((destination, index) => ({ id: stableId(`${request.name}\0${index}`), ...destination }));
     }
     return out;
+  },
+  // Only endpoints the server may call (src/features/events/destinations.ts): http or https, on loopback unless `--webhook-allow` names the host.
+  beforeWrite(entity, ctx) {
+    const found = destinationsProblem((entity.destinations as Schemas['SubscriptionDestination'][] | undefined) ?? [], ctx.limits.webhookHosts);
+    if (found) throw CatalogError.badRequest(found.problem, [{ path: `destinations.${found.index}.config.endpoint`, message: found.problem }]);
   },
 });

@@ -81,13 +81,20 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<InPro
   const { pathname } = new URL(baseUrl);
   if (!pathname.endsWith('/api')) throw new TypeError(`baseUrl must end in /api, got ${baseUrl}`);
   const { fixtures, check } = startFixtures(options.fixtures);
-  const catalog = createCatalogOf(compiledValidators(), { profile: options.profile, now: options.clock, auth: { secret: options.secret }, log: () => {} });
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const catalog = createCatalogOf(compiledValidators(), {
+    profile: options.profile,
+    now: options.clock,
+    auth: { secret: options.secret },
+    documentBytes: bodyLimit,
+    log: () => {},
+  });
   applyFixtures(catalog.ctx, fixtures, { checkBodies: check });
   const start = catalog.ctx.store.snapshot();
   const api = createApi(catalog, { profile: options.profile, auth: { secret: options.secret } });
   return {
     baseUrl,
-    fetch: dispatchingFetch(api.dispatch, pathname, options.bodyLimit ?? DEFAULT_BODY_LIMIT),
+    fetch: dispatchingFetch(api.dispatch, pathname, bodyLimit),
     token: (token = {}) => signToken({ ...token, secret: options.secret }),
     reset: () => catalog.ctx.store.restore(start),
     exportState: () => exportState(catalog.ctx),
