@@ -172,8 +172,9 @@ describe('the tarball ships only the build', () => {
     for (const [entry, target] of Object.entries(manifest.exports)) {
       expect(entry).not.toContain('*');
       if (entry === './package.json') continue;
-      expect(target, entry).toEqual({ types: expect.stringMatching(/\.d\.ts$/), default: expect.stringMatching(/\.js$/) });
-      expect(Object.keys(target), `${entry}: types first`).toEqual(['types', 'default']);
+      const conditions = entry === './fetch' ? ['types', 'browser', 'default'] : ['types', 'default'];
+      expect(Object.keys(target), `${entry}: types first, default last`).toEqual(conditions);
+      for (const [condition, file] of Object.entries(target as Record<string, string>)) expect(file, `${entry} ${condition}`).toMatch(condition === 'types' ? /\.d\.ts$/ : /\.js$/);
     }
   });
 });
@@ -201,6 +202,12 @@ describe('installing it', TEST, () => {
       .filter(({ specifier }) => !specifier.startsWith('.') && !isBuiltin(specifier) && !allowed.has(packageNameOf(specifier)))
       .map(({ file, specifier }) => `dist/${file} imports ${specifier}`);
     expect(offenders).toEqual([]);
+  });
+
+  it('catalog-kit/fetch for browsers is one self-contained module: no Node.js built-in, no package to resolve', () => {
+    const browser = (manifest.exports['./fetch'] as Record<string, string>).browser!;
+    expect(specifiersOf(path.join(installed, browser)).filter((specifier) => !specifier.startsWith('.'))).toEqual([]);
+    expect(readFileSync(path.join(installed, browser), 'utf8')).not.toMatch(/["'`]node:[a-z]/);
   });
 
   it('ships no test-only module: every compiled module is reachable from the command or an export', () => {

@@ -6,7 +6,7 @@
  * references, dependents, the generic routes) serves every kind from these and names none; each
  * kind's module in src/kinds/ says what is particular about it (docs/adding-a-kind.md).
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../platform/random.ts';
 import type { Profile } from '../config/profiles.ts';
 import type { CsvHook } from './csv-hook.ts';
 import type { StoredEntity } from './entity-store.ts';

@@ -8,7 +8,8 @@
  * always for good, as OpenMetadata's. A webhook's endpoint must be one the server may call
  * (src/features/events/destinations.ts). The deliveries themselves are src/features/events/webhooks.ts.
  */
-import { createHash } from 'node:crypto';
+import { sha1 } from '../platform/digest.ts';
+import { hex } from '../platform/encoding.ts';
 import type { CreateRequest, Schemas } from '../core/entity.ts';
 import { CatalogError } from '../core/errors.ts';
 import { destinationsProblem } from '../features/events/destinations.ts';
@@ -16,9 +17,9 @@ import { governed } from './shapes.ts';
 
 /** A UUID (version 5 layout) from a text: the same text, the same id. */
 function stableId(text: string): string {
-  const hex = createHash('sha1').update(text).digest('hex');
-  const variant = ((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16).padStart(2, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
+  const h = hex(sha1(text));
+  const variant = ((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16).padStart(2, '0');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(18, 20)}-${h.slice(20, 32)}`;
 }
 
 export const eventSubscription = governed('eventsubscription', 'events/subscriptions', 'EventSubscription', {

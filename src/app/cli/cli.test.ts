@@ -383,7 +383,7 @@ describe('start-up cost: what each entry point imports at load', () => {
     { entry: 'token.ts', files: ['src/app/cli/options.ts', 'src/app/cli/token.ts', 'src/auth/tokens.ts'], packages: ['jose/jwt/sign'] },
     {
       entry: 'serve.ts',
-      files: ['src/app/cli/options.ts', 'src/app/cli/serve.ts', 'src/app/request-log.ts', 'src/app/request-path.ts', 'src/config/assets.ts', 'src/config/profiles.ts'],
+      files: ['src/app/cli/options.ts', 'src/app/cli/serve.ts', 'src/app/request-log.ts', 'src/app/request-path.ts', 'src/config/profiles.ts'],
       packages: [],
     },
   ])('$entry loads only $files and $packages', ({ entry, files, packages }) => {

@@ -30,6 +30,7 @@ import type { ChangeEvent, Schemas } from '../../core/entity.ts';
 import { CatalogError } from '../../core/errors.ts';
 import type { CsvCall, CsvColumn, CsvHook, CsvRow, RowOutcome } from '../../core/csv-hook.ts';
 import { savepoint } from './savepoint.ts';
+import { utf8Prefix } from '../../platform/encoding.ts';
 
 export type CsvImportResult = Schemas['CsvImportResult'];
 
@@ -83,7 +84,7 @@ function parseCsv(text: string): string[][] {
     } catch {
       // The same error, now with `readBytes`.
     }
-    const read = Buffer.from(text).subarray(0, readBytes).toString();
+    const read = utf8Prefix(text, readBytes);
     const lineEnds = (part: string): number => part.match(/\r\n|\n|\r/g)?.length ?? 0;
     const line = 1 + lineEnds(read) + lineEnds(/^(?:\r\n|\n|\r)*/.exec(text.slice(read.length))![0]);
     // csv-parse's own text names the line where it stopped reading: only its title is kept (`Quote Not Closed`).

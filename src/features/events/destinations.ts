@@ -6,7 +6,7 @@
  * The same check refuses a subscription when it is written (src/kinds/event-subscription.ts) and an
  * attempt when it is made (src/features/events/webhooks.ts), since the allowed hosts may have changed since.
  */
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import picomatch from 'picomatch';
 import type { Schemas } from '../../core/entity.ts';
 
@@ -24,15 +24,13 @@ export function timeoutOf(destination: SubscriptionDestination): number {
   return Math.min(TIMEOUT_RANGE_S.max, Math.max(TIMEOUT_RANGE_S.min, given));
 }
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
 /** 127.0.0.0/8 (also IPv4-mapped in IPv6), ::1, `localhost` and names under it (RFC 6761). */
 function isLoopback(host: string): boolean {
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  const family = isIP(host);
-  return family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');
+  // A host name that is not an address is not loopback: no name is looked up.
+  if (!ipaddr.isValid(host)) return false;
+  // IPv4-mapped IPv6 (::ffff:127.0.0.1) as the IPv4 it carries.
+  return ipaddr.process(host).range() === 'loopback';
 }
 
 /** The destinations the server calls: webhooks (and OpenMetadata's older `Generic`). */

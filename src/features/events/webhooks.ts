@@ -16,7 +16,8 @@
  * (SubscriptionStatus) and the subscription's counts are kept in the store beside it, so they go
  * with it and are exported with the state; the queues are not (a restart forgets what waited).
  */
-import { createHmac } from 'node:crypto';
+import { hmacSha256 } from '../../platform/digest.ts';
+import { hex } from '../../platform/encoding.ts';
 import type { CatalogContext } from '../../core/context.ts';
 import type { ChangeEvent, Entity, Schemas } from '../../core/entity.ts';
 import type { SideData } from '../../core/side-data.ts';
@@ -42,7 +43,7 @@ const SIGNATURE_HEADER = 'X-OM-Signature';
 
 /** `sha256=<hex>`: the HMAC-SHA256 of the exact body, keyed with the destination's secret. */
 function signature(secretKey: string, body: string): string {
-  return `sha256=${createHmac('sha256', secretKey).update(body).digest('hex')}`;
+  return `sha256=${hex(hmacSha256(secretKey, body))}`;
 }
 
 /** What GenericPublisher.sendTestMessage sends. */
@@ -200,7 +201,7 @@ export class WebhookSender {
     if (!queue.running) {
       queue.running = true;
       // Not in the request that made the change: the loop starts once that request is answered.
-      setImmediate(() => void this.drain(queue));
+      setTimeout(() => void this.drain(queue), 0);
     }
   }
 
