@@ -3,7 +3,8 @@
  *
  * src/ is built in layers, each importing only from the layers below it:
  *
- *   config, auth    leaves: the profile table, asset paths, the version; tokens and roles
+ *   config, auth,   leaves: the profile table, asset paths, the version; tokens and roles;
+ *   platform        digests, encodings and random ids (with browser variants: scripts/browser-build.mjs)
  *   openapi         the document and the validators compiled from it
  *   core            the catalog itself: the store, entities, the generic lifecycle, listing,
  *                   projection, versions, change events, custom properties, state export/import
@@ -26,8 +27,9 @@ const EXPRESS = '(^|/)node_modules/(express|@types/express|express-serve-static-
 
 /** Each layer, with what it may not import (the layers above it, and express below the app). */
 const LAYERS = [
-  { name: 'config', path: '^src/config/', above: ['auth', 'openapi', 'core', 'http', 'features', 'kinds', 'app'] },
-  { name: 'auth', path: '^src/auth/', above: ['config', 'openapi', 'core', 'http', 'features', 'kinds', 'app'] },
+  { name: 'config', path: '^src/config/', above: ['auth', 'platform', 'openapi', 'core', 'http', 'features', 'kinds', 'app'] },
+  { name: 'auth', path: '^src/auth/', above: ['config', 'platform', 'openapi', 'core', 'http', 'features', 'kinds', 'app'] },
+  { name: 'platform', path: '^src/platform/', above: ['config', 'auth', 'openapi', 'core', 'http', 'features', 'kinds', 'app'] },
   { name: 'openapi', path: '^src/openapi/', above: ['auth', 'core', 'http', 'features', 'kinds', 'app'] },
   { name: 'core', path: '^src/core/', above: ['http', 'features', 'kinds', 'app'] },
   { name: 'http', path: '^src/http/', above: ['features', 'kinds', 'app'] },

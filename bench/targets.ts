@@ -22,6 +22,8 @@ export interface Target {
   cursors: string[];
   /** Containers reserved for the delete + restore cycle. */
   cyclePool: string[];
+  /** The server's process id (its memory can be read from outside while its event loop is busy). */
+  pid?: number | undefined;
   rpc<T>(cmd: string, args?: Record<string, unknown>): Promise<T>;
   stop(): Promise<void>;
 }
@@ -50,6 +52,7 @@ export async function startTarget(kind: TargetKind, options: { fixtures?: string
     names: [],
     cursors: [],
     cyclePool: [],
+    pid: child.pid,
     rpc: <T>(cmd: string, extra: Record<string, unknown> = {}) =>
       new Promise<T>((resolve) => {
         const id = nextId++;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_PATH } from '../src/openapi/document.ts';
+import { BUNDLE_PATH } from '../src/openapi/bundle-loader.ts';
 import { bundleText } from '../scripts/write-bundle.ts';
 import { allOperations, compileInDocument, deref, loadBundled } from './document-helpers.ts';
 import type { Bundled } from './document-helpers.ts';

@@ -11,7 +11,8 @@
  *   3. `tsc -p tsconfig.build.json --noCheck` (JavaScript and declarations; `npm run typecheck` checks);
  *   4. copy the runtime assets (ASSETS below) and write dist/openapi/generated/schema.js, the
  *      runtime half of the type-only `catalog-kit/schema` export (package.json `exports`);
- *   5. bundle `catalog-kit serve` (SERVE_BUNDLE below);
+ *   5. bundle `catalog-kit serve` (SERVE_BUNDLE below), and the catalog in process for browsers
+ *      (dist/browser/catalog.js: scripts/browser-build.mjs);
  *   6. write the V8 code caches of the bundle and the compiled validators (openapi/code-cache.ts);
  *   7. make the command executable.
  *
@@ -47,6 +48,7 @@ const INPUTS = [
   'fixtures/default',
   'scripts/build.mjs',
   'scripts/compile-validators.ts',
+  'scripts/browser-build.mjs',
   'tsconfig.json',
   'tsconfig.build.json',
   'package.json',
@@ -152,12 +154,16 @@ step('bundle', () => {
   });
 });
 
+// `catalog-kit/fetch` for browsers (package.json `exports`, the `browser` condition).
+const { buildBrowser } = await import('./browser-build.mjs');
+await buildBrowser(esbuild, { root: ROOT, outfile: path.join(DIST, 'browser/catalog.js') });
+
 // With this Node.js, so the Node.js that serves from this build takes the caches; another one
 // rejects them and compiles as before. The bundle's cache is written after its `warmUp` (the demo
 // catalog built and one request answered in process, no port): it then holds the code V8 compiled
 // for a start, not only the parse.
 const { writeCodeCache } = await import(pathToFileURL(path.join(DIST, 'openapi/code-cache.js')).href);
-const { VALIDATOR_MODULES } = await import(pathToFileURL(path.join(DIST, 'src/openapi/compiled.js')).href);
+const { VALIDATOR_MODULES } = await import(pathToFileURL(path.join(DIST, 'src/openapi/validators-loader.js')).href);
 const started_ = performance.now();
 await writeCodeCache(SERVE_BUNDLE, (bundle) => bundle.warmUp());
 for (const name of VALIDATOR_MODULES) await writeCodeCache(path.join(DIST, 'openapi/generated/validators', name));

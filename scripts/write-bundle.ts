@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { BUNDLE_PATH } from '../src/openapi/document.ts';
+import { BUNDLE_PATH } from '../src/openapi/bundle-loader.ts';
 import type { DocumentBundle, OpenApiDocument } from '../src/openapi/document.ts';
 
 export const DOCUMENT_PATH = fileURLToPath(new URL('../openapi/openapi.yaml', import.meta.url));

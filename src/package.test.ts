@@ -201,8 +201,9 @@ describe('the tarball ships only the build', () => {
     for (const [entry, target] of Object.entries(manifest.exports)) {
       expect(entry).not.toContain('*');
       if (entry === './package.json') continue;
-      expect(target, entry).toEqual({ types: expect.stringMatching(/\.d\.ts$/), default: expect.stringMatching(/\.js$/) });
-      expect(Object.keys(target), `${entry}: types first`).toEqual(['types', 'default']);
+      const conditions = entry === './fetch' ? ['types', 'browser', 'default'] : ['types', 'default'];
+      expect(Object.keys(target), `${entry}: types first, default last`).toEqual(conditions);
+      for (const [condition, file] of Object.entries(target as Record<string, string>)) expect(file, `${entry} ${condition}`).toMatch(condition === 'types' ? /\.d\.ts$/ : /\.js$/);
     }
   });
 });
@@ -248,6 +249,12 @@ describe('installing it', TEST, () => {
       .filter(({ specifier }) => !specifier.startsWith('.') && !isBuiltin(specifier) && !allowed.has(packageNameOf(specifier)))
       .map(({ file, specifier }) => `dist/${file} imports ${specifier}`);
     expect(offenders).toEqual([]);
+  });
+
+  it('catalog-kit/fetch for browsers is one self-contained module: no Node.js built-in, no package to resolve', () => {
+    const browser = (manifest.exports['./fetch'] as Record<string, string>).browser!;
+    expect(specifiersOf(path.join(installed, browser)).filter((specifier) => !specifier.startsWith('.'))).toEqual([]);
+    expect(readFileSync(path.join(installed, browser), 'utf8')).not.toMatch(/["'`]node:[a-z]/);
   });
 
   it('ships no test-only module: every compiled module is reachable from the command or an export', () => {
@@ -509,5 +516,78 @@ export const noToken = () => runConformance({ baseUrl: 'http://127.0.0.1:8585/ap
     expect(result.status).toBe(200);
     expect(result.tables).toHaveLength(1);
     expect(result.tables[0]).toMatch(/\./);
+  });
+});
+
+describe('the installed catalog in process (catalog-kit/fetch, catalog-kit/msw)', TEST, () => {
+  beforeAll(async () => {
+    // msw is an optional peer dependency: a project that uses catalog-kit/msw installs it itself.
+    const { devDependencies } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    await run('npm', ['install', `msw@${devDependencies.msw}`, '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], project);
+  }, STEP_TIMEOUT_MS);
+
+  it('a plain .mjs file creates a catalog, calls it through fetch and the typed client, and through msw/node', async () => {
+    writeFileSync(
+      path.join(project, 'in-process.mjs'),
+      `import { createCatalog } from 'catalog-kit/fetch';
+import { catalogHandler } from 'catalog-kit/msw';
+import { createCatalogClient } from 'catalog-kit/client';
+import { setupServer } from 'msw/node';
+const catalog = await createCatalog();
+const token = await catalog.token();
+const client = createCatalogClient({ baseUrl: catalog.baseUrl, token, fetch: catalog.fetch });
+const tables = await client.GET('/v1/tables', { params: { query: { limit: 2 } } });
+const server = setupServer(catalogHandler(catalog));
+server.listen({ onUnhandledRequest: 'error' });
+const created = await fetch(catalog.baseUrl + '/v1/services/storageServices', {
+  method: 'POST',
+  headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
+  body: JSON.stringify({ name: 'from-msw', serviceType: 'S3', connection: { config: { type: 'S3' } } }),
+});
+const twice = await fetch(catalog.baseUrl + '/v1/services/storageServices', {
+  method: 'POST',
+  headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
+  body: JSON.stringify({ name: 'from-msw', serviceType: 'S3', connection: { config: { type: 'S3' } } }),
+});
+server.close();
+catalog.reset();
+const afterReset = await client.GET('/v1/services/storageServices/name/{fqn}', { params: { path: { fqn: 'from-msw' } } });
+catalog.close();
+console.log(JSON.stringify({ tables: [tables.response.status, tables.data?.data.length], created: created.status, twice: twice.status, afterReset: afterReset.response.status }));
+`,
+    );
+    const { stdout } = await run(process.execPath, ['in-process.mjs'], project);
+    expect(JSON.parse(stdout)).toEqual({ tables: [200, 2], created: 201, twice: 409, afterReset: 404 });
+  });
+
+  it('a TypeScript consumer (node16 resolution) compiles against catalog-kit/fetch, /msw and /playwright', async () => {
+    writeFileSync(
+      path.join(project, 'tsconfig.in-process.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], strict: true, skipLibCheck: true, noEmit: true },
+        files: ['in-process.ts'],
+      }),
+    );
+    writeFileSync(
+      path.join(project, 'in-process.ts'),
+      `import { createCatalog, type InProcessCatalog } from 'catalog-kit/fetch';
+import { catalogHandler } from 'catalog-kit/msw';
+import { routeCatalog } from 'catalog-kit/playwright';
+import type { HttpHandler } from 'msw';
+
+export async function start(): Promise<{ catalog: InProcessCatalog; handler: HttpHandler }> {
+  const catalog = await createCatalog({ fixtures: 'none', profile: 'openmetadata', clock: () => 0 });
+  const token: string = await catalog.token({ user: 'alice', role: 'DataSteward' });
+  void token;
+  return { catalog, handler: catalogHandler(catalog) };
+}
+export { routeCatalog };
+// @ts-expect-error: not a profile
+export const wrongProfile = () => createCatalog({ profile: 'prism' });
+// @ts-expect-error: not a role
+export const wrongRole = (catalog: InProcessCatalog) => catalog.token({ role: 'Superuser' });
+`,
+    );
+    await run(process.execPath, [TSC, '-p', 'tsconfig.in-process.json'], project);
   });
 });

@@ -19,7 +19,7 @@ export interface CorsOptions {
   origins?: readonly string[];
 }
 
-const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+export const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 /**
  * The request headers a client of the API sends beyond the CORS-safelisted ones: the token
  * (authenticate.ts), JSON and JSON Patch bodies (operation-validation.ts), `Prefer: code=`
@@ -30,7 +30,7 @@ const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
  */
 export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Prefer', 'If-Match', 'If-None-Match', 'X-Requested-With'] as const;
 /** Response headers a UI may read: OpenMetadata's change header, the created entity's location, the ETag. */
-const EXPOSED_HEADERS = ['X-OpenMetadata-Change', 'Location', 'Content-Length', 'ETag'];
+export const EXPOSED_HEADERS = ['X-OpenMetadata-Change', 'Location', 'Content-Length', 'ETag'];
 
 export function cors(options: CorsOptions = {}): RequestHandler {
   const origins = options.origins?.length ? options.origins : ['*'];

@@ -9,9 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { expectationsFor } from '../../conformance/profiles.ts';
 import type { ProfileName, ProfileRow } from './profiles.ts';
-import { PROFILE_TABLE_PATH, PROFILES, profileByName, profilesFrom, readProfileTable } from './profiles.ts';
+import { PROFILE_TABLE_PATH } from './assets.ts';
+import { PROFILES, profileByName, profileRows, profilesFrom } from './profiles.ts';
 
-const ROWS = readProfileTable();
+const ROWS = profileRows();
 const NAMES: ProfileName[] = ['contract', 'openmetadata'];
 const SRC = fileURLToPath(new URL('..', import.meta.url));
 
@@ -26,6 +27,7 @@ function serverCode(): string {
 describe('the profile table (openapi/profiles.json)', () => {
   it('is where the server and the built package look for it', () => {
     expect(PROFILE_TABLE_PATH.split(path.sep).slice(-2)).toEqual(['openapi', 'profiles.json']);
+    expect(profileRows()).toEqual((JSON.parse(readFileSync(PROFILE_TABLE_PATH, 'utf8')) as { rows: unknown[] }).rows);
     expect(readFileSync(fileURLToPath(new URL('../../scripts/build.mjs', import.meta.url)), 'utf8')).toContain("{ from: 'openapi/profiles.json' }");
   });
 

@@ -4,15 +4,12 @@
  * real server. The differences are the rows of openapi/profiles.json, the one table the server and
  * the conformance suite (conformance/profiles.ts) both read: every row the server reads is a field
  * of `Profile` named by the row's id, and code asks `profile.<id>` instead of comparing profile
- * names. The file is read once, when this module is loaded.
+ * names. The table is imported as a JSON module: the catalog runs in browsers too, where no file
+ * is read.
  */
-import { readFileSync } from 'node:fs';
-import { PROFILE_TABLE_PATH } from './assets.ts';
+import TABLE from '../../openapi/profiles.json' with { type: 'json' };
 
 export type ProfileName = 'contract' | 'openmetadata';
-
-/** openapi/profiles.json, from src/config/ and from dist/src/config/ alike (scripts/build.mjs copies it). */
-export { PROFILE_TABLE_PATH };
 
 /** One row of openapi/profiles.json. */
 export interface ProfileRow {
@@ -71,7 +68,7 @@ function shapeOf(value: unknown): string {
 }
 
 /** Both profiles built from the table's server rows; throws naming the row when the table does not fit. */
-export function profilesFrom(rows: readonly ProfileRow[], file = PROFILE_TABLE_PATH): Record<ProfileName, Profile> {
+export function profilesFrom(rows: readonly ProfileRow[], file = 'openapi/profiles.json'): Record<ProfileName, Profile> {
   const values: Record<ProfileName, Record<string, unknown>> = { contract: {}, openmetadata: {} };
   for (const row of rows) {
     if (!row.readBy.includes('server')) continue;
@@ -91,11 +88,11 @@ export function profilesFrom(rows: readonly ProfileRow[], file = PROFILE_TABLE_P
 }
 
 /** The rows of openapi/profiles.json. */
-export function readProfileTable(file = PROFILE_TABLE_PATH): ProfileRow[] {
-  return (JSON.parse(readFileSync(file, 'utf8')) as { rows: ProfileRow[] }).rows;
+export function profileRows(): ProfileRow[] {
+  return TABLE.rows as ProfileRow[];
 }
 
-export const PROFILES: Record<ProfileName, Profile> = profilesFrom(readProfileTable());
+export const PROFILES: Record<ProfileName, Profile> = profilesFrom(profileRows());
 
 export function profileByName(name: string): Profile {
   const profile = (PROFILES as Record<string, Profile | undefined>)[name];

@@ -6,7 +6,7 @@
  * references, dependents, the generic routes) serves every kind from these and names none; each
  * kind's module in src/kinds/ says what is particular about it (docs/adding-a-kind.md).
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../platform/random.ts';
 import type { Profile } from '../config/profiles.ts';
 import type { CsvHook } from './csv-hook.ts';
 import type { StoredEntity } from './entity-store.ts';
@@ -24,6 +24,8 @@ export interface CatalogContext {
   readonly kinds: KindRegistry;
   /** Change events (src/core/change-events.ts): how many are kept, and who hears of each one recorded. */
   readonly events: ChangeEventSettings;
+  /** What one request may make the catalog hold or reach (docs/behaviour.md "Limits of one request"). */
+  readonly limits: CatalogLimits;
   now(): number;
   newId(): string;
 }
@@ -35,6 +37,17 @@ interface ChangeEventSettings {
   /** Called with each change event once it is recorded (the webhook sender queues it); an exception is not the write's. */
   readonly listeners: Set<(event: ChangeEvent) => void>;
 }
+
+/** What one request may make the catalog hold or reach (docs/behaviour.md "Limits of one request"). */
+export interface CatalogLimits {
+  /** The largest entity, as JSON, a JSON Patch may make: the request body limit (`serve --body-limit`), since no body could send a larger one. */
+  readonly documentBytes: number;
+  /** Host patterns outside loopback that webhooks may call (`serve --webhook-allow`; src/features/events/destinations.ts); none by default. */
+  readonly webhookHosts: readonly string[];
+}
+
+/** 1 MiB: the default request body limit (`serve --body-limit 1mb`). */
+const DEFAULT_DOCUMENT_BYTES = 1024 * 1024;
 
 /** The default of `ChangeEventSettings.max` (`serve --max-events`). */
 const DEFAULT_MAX_EVENTS = 10_000;
@@ -61,6 +74,8 @@ export interface CatalogContextOptions {
   readonly newId?: (() => string) | undefined;
   /** The most change events kept (default 10,000). */
   readonly maxEvents?: number | undefined;
+  /** What one request may make the catalog hold or reach; each left out takes its default. */
+  readonly limits?: Partial<CatalogLimits> | undefined;
 }
 
 /** A catalog context with an empty store. */
@@ -71,6 +86,7 @@ export function createCatalogContext(options: CatalogContextOptions): CatalogCon
     validators: options.validators,
     kinds: options.kinds,
     events: { max: options.maxEvents ?? DEFAULT_MAX_EVENTS, listeners: new Set() },
+    limits: { documentBytes: options.limits?.documentBytes ?? DEFAULT_DOCUMENT_BYTES, webhookHosts: options.limits?.webhookHosts ?? [] },
     now: options.now ?? (() => Date.now()),
     newId: options.newId ?? (() => randomUUID()),
   };
@@ -160,6 +176,13 @@ export interface Kind {
   resolveRequest?(request: CreateRequest, entity: Entity, ctx: CatalogContext): void;
   /** Checks a new entity (its FQN set, its references resolved) before it is stored; throws to refuse. */
   beforeCreate?(entity: Entity, ctx: CatalogContext): void;
+  /**
+   * Checks an entity as a write would store it, beyond its schema: the entity a create or an
+   * upsert request makes, a patched entity, an entity of an imported state (src/app/state/state.ts);
+   * throws a CatalogError to refuse (a data contract's rule over its limits, a webhook to a host
+   * the server may not call).
+   */
+  beforeWrite?(entity: Entity, ctx: CatalogContext): void;
   /** Checks before an entity is deleted, soft or hard; throws to refuse. */
   beforeDelete?(stored: StoredEntity, ctx: CatalogContext): void;
   /**

@@ -32,11 +32,23 @@ export interface CsvCall {
   readonly kind: Kind;
   /** The `{fqn}` of the path: the entity whose contents are exported or imported. */
   readonly name: string;
+  /**
+   * The rows are checked, not written: a hook whose rows stand alone does everything a write of
+   * them checks and stores nothing (its outcomes are those the write would have).
+   */
+  readonly checkOnly?: boolean;
 }
 
 export interface CsvHook {
   /** The columns, in order. */
   readonly columns: readonly CsvColumn[];
+  /**
+   * Each row writes an entity of its own, whatever the other rows say (a schema's tables, test
+   * cases): the engine may check the rows (`checkOnly`) and write them a few at a time, serving
+   * other requests between (src/features/csv/engine.ts). Without it every row goes in one call (a table's
+   * columns: one patch).
+   */
+  readonly rowsStandAlone?: boolean;
   /** Throws the `CatalogError` of a `name` that names nothing to export or import into (404), before anything is read. */
   check(call: CsvCall): void;
   /**

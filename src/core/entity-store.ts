@@ -39,6 +39,12 @@ export interface StoredEntity {
   taggedEntity?: Entity | undefined;
 }
 
+/** The whole state of a store at one moment, kept apart from it (`EntityStore.snapshot`). */
+export interface StoreSnapshot {
+  readonly entities: readonly { entity: Entity; type: string; parentId: string | undefined; history: readonly Entity[]; deletedBy: string | undefined }[];
+  readonly side: ReadonlyMap<string, { area: SideData<unknown>; values: ReadonlyMap<string, unknown> }>;
+}
+
 /** A change to the stored entities: one stored or replaced (`put`), one removed for good (`remove`), or all dropped (`clear`). */
 export type StoreChange = { readonly op: 'put' | 'remove'; readonly stored: StoredEntity } | { readonly op: 'clear' };
 export type StoreListener = (change: StoreChange) => void;
@@ -420,7 +426,7 @@ export class EntityStore {
   }
 
   /**
-   * Entries held by each index, read-only, for test/integrity.ts: with the per-entity checks,
+   * Entries held by each index, read-only, for src/core/integrity.ts: with the per-entity checks,
    * equal totals prove that no index keeps a stale entry (an FQN, key or child link of an entity
    * that is gone). Not for request handling.
    */
@@ -434,6 +440,31 @@ export class EntityStore {
     let deleted = 0;
     for (const n of this.deletedCounts.values()) deleted += n;
     return { ids: this.byId.size, fqns, orderedKeys, childLinks, deleted };
+  }
+
+  /**
+   * The whole state as it is now, for `restore` to put back however the store changes meanwhile
+   * (a reset to the start state). Stored entities and side values are never changed in place (a
+   * write replaces them), so only the records and maps that hold them are copied.
+   */
+  snapshot(): StoreSnapshot {
+    const entities = [...this.byId.values()].map(({ entity, type, parentId, history, deletedBy }) => ({ entity, type, parentId, history: [...history], deletedBy }));
+    const side = new Map([...this.side].map(([key, slot]) => [key, { area: slot.area, values: new Map(slot.values) }]));
+    return { entities, side };
+  }
+
+  /** Replaces the state with a snapshot's; the listeners hear a clear, then each entity put back. */
+  restore(snapshot: StoreSnapshot): void {
+    this.clear();
+    for (const record of snapshot.entities) {
+      const stored = new Slot(record.entity, record.type, record.parentId, this.entityChanged);
+      stored.history.push(...record.history);
+      stored.deletedBy = record.deletedBy;
+      this.index(stored, record.entity);
+      if (record.entity.deleted) this.countDeleted(record.type, 1);
+      this.tell({ op: 'put', stored });
+    }
+    for (const [key, slot] of snapshot.side) this.side.set(key, { area: slot.area, values: new Map(slot.values) });
   }
 
   clear(): void {

@@ -21,6 +21,7 @@ import { detailsText } from '../openapi/validation-details.ts';
 import { NO_ENTITY, sideValue } from './side-data.ts';
 import type { PropertyType } from './property-types.ts';
 import { nameUuid, propertyTypeNamed, propertyTypeWithId, propertyTypes } from './property-types.ts';
+import { textToBase64url } from '../platform/encoding.ts';
 
 export type Type = Schemas['Type'];
 export type CustomProperty = Schemas['CustomProperty'];
@@ -93,7 +94,7 @@ export function showType(type: Type, withCustomProperties: boolean): Type {
 }
 
 function encodeName(name: string): string {
-  return Buffer.from(name, 'utf8').toString('base64url');
+  return textToBase64url(name);
 }
 
 /** `GET /v1/metadata/types`: by name, `category` keeps one category, cursor paging as every list. */

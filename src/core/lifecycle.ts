@@ -7,13 +7,13 @@
  * Each operation is synchronous from its first check to its last write, so concurrent requests
  * cannot interleave inside it (one of fifty parallel POSTs of a name wins, the others get 409).
  */
-import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { CatalogError } from './errors.ts';
 import { addToFqn, quoteName } from './fqn.ts';
 import type { StoredEntity } from './entity-store.ts';
 import type { CatalogContext, Kind } from './context.ts';
 import { removeForGood } from './dependents.ts';
+import { applyPatchWithin } from './json-patch.ts';
 import { columnListsOf, withNamedColumns } from './column-names.ts';
 import type { ChangeDescription, CreateRequest, Entity, EntityReference, TagLabel } from './entity.ts';
 import { SYSTEM_FIELDS, referenceTo, withFields } from './entity.ts';
@@ -84,7 +84,9 @@ function prepare(ctx: CatalogContext, def: Kind, request: CreateRequest, user: s
   resolveColumnTagsOf(ctx, def, entity);
 
   entity.fullyQualifiedName = def.fqn ? def.fqn(request, entity, ctx) : parent ? addToFqn(parent.entity.fullyQualifiedName, request.name) : quoteName(request.name);
-  return { entity: withNamedColumns(def, entity), parent };
+  const named = withNamedColumns(def, entity);
+  def.beforeWrite?.(named, ctx);
+  return { entity: named, parent };
 }
 
 function resolveParentField(ctx: CatalogContext, def: Kind, field: string, value: unknown): StoredEntity {
@@ -107,11 +109,20 @@ function resolveColumnTags(ctx: CatalogContext, columns: unknown[]): void {
 
 /** POST (docs/behaviour.md "Create"): 409 when the FQN exists in its kind, soft-deleted included. */
 export function createEntity(ctx: CatalogContext, def: Kind, given: CreateRequest, user: string): StoredEntity {
-  const request = def.fromRequest ? def.fromRequest(given, ctx) : given;
-  const { entity, parent } = prepare(ctx, def, request, user);
-  if (ctx.store.getByFqn(def.type, entity.fullyQualifiedName)) throw CatalogError.alreadyExists();
-  def.beforeCreate?.(entity, ctx);
+  const { entity, parent } = checkCreate(ctx, def, given, user);
   return created(ctx, ctx.store.insert(def.type, entity, parent?.entity.id), user);
+}
+
+/**
+ * Everything a create checks, nothing stored: throws what `createEntity` would throw, and returns
+ * the entity it would store (a CSV dry run checks its rows so, src/features/csv/engine.ts).
+ */
+export function checkCreate(ctx: CatalogContext, def: Kind, given: CreateRequest, user: string): Prepared {
+  const request = def.fromRequest ? def.fromRequest(given, ctx) : given;
+  const prepared = prepare(ctx, def, request, user);
+  if (ctx.store.getByFqn(def.type, prepared.entity.fullyQualifiedName)) throw CatalogError.alreadyExists();
+  def.beforeCreate?.(prepared.entity, ctx);
+  return prepared;
 }
 
 /** A new entity is in the store: its change event (docs/behaviour.md "Events"). */
@@ -244,11 +255,17 @@ const PATCH_KEPT = [
   'serviceType',
 ];
 
-export function patchEntity(ctx: CatalogContext, def: Kind, stored: StoredEntity, operations: Operation[], user: string): StoredEntity {
+/** JSON Patch (docs/behaviour.md "Patch"); with `checkOnly`, everything it checks and nothing stored (a CSV dry run, src/features/csv/engine.ts). */
+export function patchEntity(ctx: CatalogContext, def: Kind, stored: StoredEntity, operations: Operation[], user: string, checkOnly = false): StoredEntity {
   let patched: Entity;
   try {
-    patched = fastJsonPatch.applyPatch(structuredClone(stored.entity), operations, true, false).newDocument as Entity;
+    // A copy through JSON: the stored entity shares its empty arrays and equal references (src/core/compact.ts),
+    // which structuredClone would keep shared. Within the request body limit: a patch cannot build an
+    // entity no request could send (src/core/json-patch.ts).
+    const copy = JSON.parse(JSON.stringify(stored.entity)) as Entity;
+    patched = applyPatchWithin(copy, operations, ctx.limits.documentBytes, def.type) as Entity;
   } catch (error) {
+    if (error instanceof CatalogError) throw error;
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw CatalogError.badRequest(`Invalid JSON Patch: ${message}`);
   }
@@ -260,11 +277,12 @@ export function patchEntity(ctx: CatalogContext, def: Kind, stored: StoredEntity
   }
   const problems = ctx.validators.validate(def.schema, patched);
   if (problems.length) throw CatalogError.badRequest(`Invalid ${def.type} after patch: ${detailsText(problems)}`, problems);
+  def.beforeWrite?.(patched, ctx);
   resolvePatchedRefs(ctx, def, patched);
   resolveColumnTagsOf(ctx, def, patched);
   if (JSON.stringify(patched.extension) !== JSON.stringify(stored.entity.extension))
     patched.extension = checkExtension(ctx, def, patched.extension, stored.entity.extension) as Entity['extension'];
-  applyChange(ctx, def, stored, patched, user);
+  if (!checkOnly) applyChange(ctx, def, stored, patched, user);
   return stored;
 }
 

@@ -7,6 +7,7 @@ import { CatalogError } from './errors.ts';
 import type { StoredEntity } from './entity-store.ts';
 import type { CatalogContext, Kind } from './context.ts';
 import type { Entity, Paging } from './entity.ts';
+import { textFromBase64url, textToBase64url } from '../platform/encoding.ts';
 
 export type Include = 'non-deleted' | 'deleted' | 'all';
 
@@ -25,7 +26,7 @@ export function cursorKey(fqn: string, id: string): string {
 }
 
 export function encodeCursor(key: string): string {
-  return Buffer.from(key, 'utf8').toString('base64url');
+  return textToBase64url(key);
 }
 
 /** A cursor is `<fqn>\0<id>` of an entity (`cursorKey`); anything else (`AAAA`...) is a 400, not a position. */
@@ -34,7 +35,7 @@ const CURSOR_KEY = /^[^\u0000]+\u0000[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 
 /** The FQN a cursor points at: the position in the kind's FQN order (src/core/sorted-keys.ts). */
 function decodeCursor(cursor: string): string {
-  const key = Buffer.from(cursor, 'base64url').toString('utf8');
+  const key = textFromBase64url(cursor) ?? '';
   if (!CURSOR_KEY.test(key) || encodeCursor(key) !== cursor.replace(/=+$/, '')) throw CatalogError.badRequest(`Invalid cursor ${cursor}`);
   return key.slice(0, key.indexOf('\u0000'));
 }

@@ -4,7 +4,8 @@
  * URL, on the entity and on every reference it carries; connection secrets masked in the `contract`
  * profile; and the entity's tag for conditional requests (docs/behaviour.md "Conditional requests").
  */
-import { createHash } from 'node:crypto';
+import { sha1 } from '../platform/digest.ts';
+import { base64url } from '../platform/encoding.ts';
 import { CatalogError } from './errors.ts';
 import type { StoredEntity } from './entity-store.ts';
 import type { CatalogContext, Kind, KindRegistry } from './context.ts';
@@ -137,7 +138,7 @@ function withHref(known: ReadonlyMap<string, string>, baseUrl: string, value: un
 export function entityTag(stored: StoredEntity): string {
   const entity = stored.entity;
   if (stored.taggedEntity === entity && stored.tag !== undefined) return stored.tag;
-  const digest = createHash('sha1').update(JSON.stringify(entity)).digest('base64url').slice(0, 12);
+  const digest = base64url(sha1(JSON.stringify(entity))).slice(0, 12);
   const tag = `W/"${entity.version}-${entity.updatedAt}-${digest}"`;
   stored.tag = tag;
   stored.taggedEntity = entity;

@@ -9,7 +9,8 @@
  * Not served: `table-cp` (a value that is a table of rows under configured columns); a property
  * type the server does not list is a 404 when a property names it.
  */
-import { createHash } from 'node:crypto';
+import { sha1 } from '../platform/digest.ts';
+import { hex } from '../platform/encoding.ts';
 import { CatalogError } from './errors.ts';
 import type { CatalogContext } from './context.ts';
 import type { EntityReference } from './entity.ts';
@@ -18,9 +19,9 @@ import { checkFormat, formatMatches } from './date-formats.ts';
 
 /** A stable UUID for a name (the SHA-1 name-based layout of RFC 4122), so type ids survive restarts and exports. */
 export function nameUuid(name: string): string {
-  const hex = createHash('sha1').update(`catalog-kit type ${name}`).digest('hex');
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  const h = hex(sha1(`catalog-kit type ${name}`));
+  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** A custom property's configuration: `customPropertyConfig.config`. */

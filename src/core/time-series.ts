@@ -5,6 +5,7 @@
  * `after` are the base64 of `startTs` / `endTs`, `total` is the number returned).
  */
 import type { Paging } from './entity.ts';
+import { textToBase64 } from '../platform/encoding.ts';
 
 export interface TimeRange {
   /** Inclusive lower bound, epoch ms (default 0). */
@@ -46,5 +47,5 @@ export function timeRange<T extends { timestamp: number }>(list: readonly T[], r
 }
 
 function base64(value: number): string {
-  return Buffer.from(String(value), 'utf8').toString('base64');
+  return textToBase64(String(value));
 }

@@ -11,7 +11,6 @@
  * and whatever fails on the way goes to the one error renderer (src/http/render-error.ts).
  * Every answer is built from the store and validated every time.
  */
-import etag from 'etag';
 import fresh from 'fresh';
 import { ApiError } from './errors.ts';
 import type { ApiRequest, Handler, HeaderMap, PlainRequest, PlainResponse } from './exchange.ts';
@@ -21,6 +20,7 @@ import type { BoundOperation } from './operation-validation.ts';
 import type { OperationRoutes } from './operation-routes.ts';
 import type { ErrorContext, ErrorRenderer } from './render-error.ts';
 import { parseBody } from './request-body.ts';
+import { contentTag } from '../platform/digest.ts';
 
 type Stage = (req: ApiRequest) => void | Promise<void>;
 
@@ -106,7 +106,7 @@ function toResponse(plain: PlainRequest, reply: Reply): PlainResponse {
     return { status, headers };
   }
   const own = headers.etag !== undefined;
-  const tag = (headers.etag ??= etag(body, { weak: true }));
+  const tag = (headers.etag ??= contentTag(body));
   const read = plain.method === 'GET' || plain.method === 'HEAD';
   if (read && status >= 200 && status < 300 && isFresh(plain.headers, tag, own)) {
     delete headers['content-type'];

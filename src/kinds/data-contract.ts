@@ -4,8 +4,9 @@
  * validation results (src/features/data-contracts/data-contracts.ts) go with it (the store drops an entity's side
  * data with it); it cannot outlive its entity.
  */
-import type { Entity, EntityReference } from '../core/entity.ts';
+import type { Entity, EntityReference, Schemas } from '../core/entity.ts';
 import { CatalogError } from '../core/errors.ts';
+import { checkRuleLimits, RuleError } from '../features/data-contracts/json-logic.ts';
 import { governed } from './shapes.ts';
 
 const targetOf = (contract: Entity) => contract.entity as EntityReference;
@@ -28,6 +29,18 @@ export const dataContract = governed('dataContract', 'dataContracts', 'DataContr
     for (const stored of ctx.store.ofType('dataContract')) {
       if (targetOf(stored.entity).id === target.id && stored.entity.fullyQualifiedName !== entity.fullyQualifiedName) {
         throw CatalogError.badRequest(`A data contract already exists for entity '${target.type}' with ID ${target.id}`);
+      }
+    }
+  },
+  // A semantics rule over the limits of its text (docs/behaviour.md "Limits of one request") is refused when stored.
+  beforeWrite(entity) {
+    for (const [index, rule] of ((entity.semantics as Schemas['SemanticsRule'][] | undefined) ?? []).entries()) {
+      if (typeof rule.rule !== 'string') continue;
+      try {
+        checkRuleLimits(rule.rule);
+      } catch (error) {
+        if (!(error instanceof RuleError)) throw error;
+        throw CatalogError.badRequest(`Semantics rule ${rule.name}: ${error.message}`, [{ path: `semantics.${index}.rule`, message: error.message }]);
       }
     }
   },

@@ -90,6 +90,7 @@ const NOT_KEPT = [7, 8, 9];
 
 const testCaseCsv: CsvHook = {
   columns: COLUMNS,
+  rowsStandAlone: true,
   check: (call) => void testCasesOf(call),
   exportRows(call) {
     return testCasesOf(call)
@@ -132,7 +133,7 @@ const testCaseCsv: CsvHook = {
       if (testSuite) request.testSuite = testSuite;
       const link = parseEntityLink(entityLink);
       const fqn = addToFqn(link.column !== undefined ? addToFqn(link.fqn, link.column) : link.fqn, name!);
-      return writeEntity(ctx, kind, fqn, request, fields, user);
+      return writeEntity(ctx, kind, fqn, request, fields, user, call.checkOnly);
     });
   },
 };

@@ -8,11 +8,8 @@
  * Nothing is compiled at run time; the three validator modules are loaded with the code cache the
  * build writes (openapi/code-cache.ts), so V8 does not parse them either.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { VALIDATORS_DIR } from '../config/assets.ts';
 import type { ProfileName } from '../config/profiles.ts';
-import { requireWithCodeCache } from '../../openapi/code-cache.ts';
+import { loadCompiledValidators } from './validators-loader.ts';
 
 /** An Ajv validate function as standalone code exports it. */
 export interface CompiledFunction {
@@ -67,35 +64,11 @@ export interface CompiledValidators {
   readonly adminDocument: Record<string, unknown>;
 }
 
-const COMPILED_DIR = VALIDATORS_DIR;
-/** The validator modules, loaded with their code cache; index.cjs (which requires them) is for other readers. */
-export const VALIDATOR_MODULES = ['params.cjs', 'requests.cjs', 'responses.cjs'] as const;
-
 let loaded: CompiledValidators | undefined;
 
+/** The compiled validators, loaded on first use (src/openapi/validators-loader.ts). */
 export function compiledValidators(): CompiledValidators {
-  if (loaded) return loaded;
-  const require = createRequire(import.meta.url);
-  const file = (name: string) => path.join(COMPILED_DIR, name);
-  try {
-    const [params, requests, responses] = VALIDATOR_MODULES.map((name) => requireWithCodeCache(file(name)).exports as Record<string, CompiledFunction>);
-    const { source } = require(file('index.cjs')) as Pick<CompiledValidators, 'source'>;
-    loaded = {
-      source,
-      params: params!,
-      requests: requests!,
-      responses: responses!,
-      tables: require(file('operations.json')) as CompiledValidators['tables'],
-      get adminDocument() {
-        return require(file('admin-document.json')) as Record<string, unknown>;
-      },
-    };
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'MODULE_NOT_FOUND' || code === 'ENOENT') throw new Error(`The compiled validators are missing (${COMPILED_DIR}): run \`npm run build\``);
-    throw error;
-  }
-  return loaded;
+  return (loaded ??= loadCompiledValidators());
 }
 
 /** The operations of a document as the given profile serves them. */

@@ -6,11 +6,8 @@
  * `connection`, see src/config/profiles.ts). No YAML is parsed and nothing is hashed at start-up;
  * openapi/document.test.ts fails when the bundle is older than the YAML.
  */
-import { readFileSync } from 'node:fs';
-import { DOCUMENT_BUNDLE_PATH } from '../config/assets.ts';
 import type { Profile } from '../config/profiles.ts';
-
-export const BUNDLE_PATH = DOCUMENT_BUNDLE_PATH;
+import { readBundle } from './bundle-loader.ts';
 
 export type OpenApiDocument = {
   openapi: string;
@@ -41,7 +38,7 @@ export function readDocument(profile?: Profile): OpenApiDocument {
   const key = profile && !profile.serviceConnectionRequired ? 'relaxed' : 'as-written';
   let doc = loaded.get(key);
   if (!doc) {
-    doc = (JSON.parse(readFileSync(BUNDLE_PATH, 'utf8')) as DocumentBundle).document;
+    doc = readBundle().document;
     if (key === 'relaxed') relaxServiceConnection(doc);
     loaded.set(key, doc);
   }

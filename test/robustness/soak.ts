@@ -3,7 +3,7 @@
  * from concurrent clients (test/robustness/soak-load.ts) for a bounded time, then three verdicts:
  *
  * 1. zero 5xx answers and zero dropped requests;
- * 2. the store passes the integrity check (test/integrity.ts), every few seconds under load
+ * 2. the store passes the integrity check (src/core/integrity.ts), every few seconds under load
  *    (the check is synchronous, so it sees a state between two requests) and at the end;
  * 3. no leak: after the pool is removed and GC has run, the number of stored entities is exactly
  *    what it was after the warm-up (which lasts until the bounded event log and feed are full), and RSS is within `--rss-bound-mb` (default 64 MB) of the RSS
@@ -22,7 +22,7 @@ import { signToken } from '../../src/auth/tokens.ts';
 import { startServer } from '../../src/app/server.ts';
 import { EVENTS } from '../../src/core/change-events.ts';
 import { THREADS } from '../../src/features/events/feed.ts';
-import { checkIntegrity } from '../integrity.ts';
+import { checkIntegrity } from '../../src/core/integrity.ts';
 import { newStats, removePool, runLoad, type LoadStats, type LoadTarget } from './soak-load.ts';
 
 export interface SoakOptions {

@@ -42,6 +42,21 @@ describe('admin reset: back to the fixtures', () => {
     expect((await adminApi('get', '/__admin/journal')).body).toEqual({ data: [] });
     expect((await catalog.get('/api/v1/dashboards')).status).toBe(200);
   });
+
+  it('the start state comes back as it was: the same ids and versions; ?to=fixtures replays the fixtures, with new ids', async () => {
+    const fqn = 'acme_snowflake.ecommerce_dw.sales.fact_orders';
+    const table = catalog.ctx.store.getByFqn('table', fqn)!.entity;
+    const patched = await catalog
+      .request('patch', `/api/v1/tables/${table.id}`)
+      .set('Content-Type', 'application/json-patch+json')
+      .send([{ op: 'add', path: '/description', value: 'changed before the reset' }]);
+    expect(patched.status).toBe(200);
+    await adminApi('post', '/__admin/reset');
+    const back = catalog.ctx.store.getByFqn('table', fqn)!.entity;
+    expect([back.id, back.version, back.description]).toEqual([table.id, table.version, table.description]);
+    await adminApi('post', '/__admin/reset?to=fixtures');
+    expect(catalog.ctx.store.getByFqn('table', fqn)!.entity.id).not.toBe(table.id);
+  });
 });
 
 describe('admin state: export and import', () => {

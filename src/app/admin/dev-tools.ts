@@ -12,7 +12,7 @@ import type { Persister } from '../persistence/data-file.ts';
 import { createPersister, loadDataFile } from '../persistence/data-file.ts';
 import { FaultSettings } from './injection.ts';
 import { Journal } from './journal.ts';
-import { clearState, exportState, importState } from '../state/state.ts';
+import { clearState } from '../state/state.ts';
 
 export interface DevToolsOptions {
   /** `default` (the demo catalog), `none`, or a directory of fixtures. Default `none`. */
@@ -47,13 +47,13 @@ export function setupDevTools(ctx: CatalogContext, options: DevToolsOptions, log
   };
   const loaded = options.dataFile ? loadDataFile(ctx, options.dataFile) : false;
   if (!loaded) loadStartFixtures();
-  // With --data, reset goes back to the state the server started from (the file's, else the
-  // fixtures'), not to the fixtures over the user's data: a copy of it is kept.
-  const startState = options.dataFile ? exportState(ctx) : undefined;
+  // Reset goes back to the state the server started from (with --data, the file's, not the
+  // fixtures over the user's data), the same entities with the same ids.
+  const start = ctx.store.snapshot();
   return {
     faults: new FaultSettings(options.random),
     journal: new Journal(),
     persister: options.dataFile ? createPersister(ctx, options.dataFile, loaded, { log }) : undefined,
-    reset: (to) => (startState && to === 'start' ? void importState(ctx, startState) : loadStartFixtures()),
+    reset: (to) => (to === 'start' ? ctx.store.restore(start) : loadStartFixtures()),
   };
 }

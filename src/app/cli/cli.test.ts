@@ -159,7 +159,14 @@ describe('every subcommand answers --help without starting anything', () => {
 
   it('serve --help shows the defaults of its options', async () => {
     const { out } = await run('serve', '--help');
-    for (const shown of ['(default: $PORT, else 8585)', '(default: 127.0.0.1)', '(default: contract)', '(default: pretty)', '(default: default)']) {
+    for (const shown of [
+      '(default: $PORT, else 8585)',
+      '(default: 127.0.0.1)',
+      '(default: contract)',
+      '(default: pretty)',
+      '(default: default)',
+      '(default: loopback hosts only)',
+    ]) {
       expect(out).toContain(shown);
     }
   });
@@ -202,6 +209,10 @@ describe('usage errors: one line naming the problem and pointing at --help, exit
     { argv: ['serve', '--insecure-dev-key=yes'], want: 'catalog-kit serve: --insecure-dev-key takes no value (see catalog-kit serve --help)' },
     { argv: ['serve', '--jwt-secret', ''], want: 'catalog-kit serve: --jwt-secret must not be empty (see catalog-kit serve --help)' },
     { argv: ['serve', '--host', 'a', '--host', 'b'], want: 'catalog-kit serve: --host given twice (see catalog-kit serve --help)' },
+    {
+      argv: ['serve', '--webhook-allow', 'https://hooks.example.com'],
+      want: 'catalog-kit serve: --webhook-allow "https://hooks.example.com" is not a host pattern (a host name or address, * for any run of characters: hooks.example.com, *.internal) (see catalog-kit serve --help)',
+    },
     { argv: ['token', '--bogus'], want: 'catalog-kit token: unknown option --bogus (see catalog-kit token --help)' },
     { argv: ['token', '--role', 'Root'], want: 'catalog-kit token: unknown role "Root" (expected Admin, DataSteward, DataConsumer) (see catalog-kit token --help)' },
     { argv: ['token', '--expires', 'soon'], want: 'catalog-kit token: --expires "soon" is not a duration (expected e.g. 30m, 1h, 7d) (see catalog-kit token --help)' },
@@ -338,6 +349,39 @@ describe('serve: a start-up problem is one line on stderr and exit 1, before any
     expectOneErrorLine(await run('serve', '--port', '0', '--fixtures', fixtures), 1, /^catalog-kit serve: --fixtures .*unknown-kind: fixture 10-x\.json: /);
   });
 
+  it('--webhook-allow lets a subscription name a host outside loopback; without it, the fixture naming one is refused', async () => {
+    const fixtures = join(dir, 'webhook-host');
+    mkdirSync(fixtures);
+    const subscription = {
+      name: 'outside',
+      alertType: 'Notification',
+      enabled: false,
+      destinations: [{ category: 'External', type: 'Webhook', config: { endpoint: 'https://a.hooks.test/x' } }],
+    };
+    writeFileSync(join(fixtures, '10-hooks.json'), JSON.stringify({ kind: 'eventsubscription', requests: [subscription] }));
+    expectOneErrorLine(
+      await run('serve', '--port', '0', '--fixtures', fixtures),
+      1,
+      /a\.hooks\.test is not a loopback host, and the server calls other hosts only when started with --webhook-allow/,
+    );
+    const r = await runUntilListening(
+      /Admin token/,
+      'serve',
+      '--port',
+      '0',
+      '--fixtures',
+      fixtures,
+      '--log',
+      'quiet',
+      '--webhook-allow',
+      '*.hooks.test',
+      '--webhook-allow',
+      'other.test',
+    );
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(r.out).toMatch(/Catalog: \d+ entities/);
+  });
+
   it('a data file in a directory that does not exist', async () => {
     const file = join(dir, 'no', 'such', 'state.json');
     expect(await run('serve', '--port', '0', '--data', file)).toEqual({ code: 1, out: '', err: `catalog-kit serve: --data ${file}: no such file or directory\n` });
@@ -375,7 +419,7 @@ describe('start-up cost: what each entry point imports at load', () => {
     { entry: 'token.ts', files: ['src/app/cli/options.ts', 'src/app/cli/token.ts', 'src/auth/tokens.ts'], packages: ['jose/jwt/sign'] },
     {
       entry: 'serve.ts',
-      files: ['src/app/cli/options.ts', 'src/app/cli/serve.ts', 'src/app/request-log.ts', 'src/app/request-path.ts', 'src/config/assets.ts', 'src/config/profiles.ts'],
+      files: ['src/app/cli/options.ts', 'src/app/cli/serve.ts', 'src/app/request-log.ts', 'src/app/request-path.ts', 'src/config/profiles.ts'],
       packages: [],
     },
   ])('$entry loads only $files and $packages', ({ entry, files, packages }) => {

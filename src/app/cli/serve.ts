@@ -41,6 +41,13 @@ export const SERVE_COMMAND: CommandSpec = {
     { name: 'insecure-dev-key', help: 'listen on a non-loopback --host with the public development key anyway: anyone who can reach the server can mint an Admin token' },
     { name: 'body-limit', value: 'SIZE', shownDefault: '1mb', help: 'largest accepted request body (e.g. 512kb, 5mb)' },
     { name: 'max-events', value: 'N', shownDefault: '10000', help: 'change events (and feed notifications) kept; the oldest go first' },
+    {
+      name: 'webhook-allow',
+      value: 'PATTERN',
+      multiple: true,
+      shownDefault: 'loopback hosts only',
+      help: 'let webhooks call the hosts outside loopback this host pattern names (a host name or address, * for any run of characters: hooks.example.com, *.internal, 10.0.0.*); comma-separated or repeated',
+    },
   ],
   exitStatus:
     '0 stopped by Ctrl-C or SIGTERM; 1 could not start (port in use, unreadable fixtures, data file or key, a non-loopback --host with the development key); 2 wrong command line.',
@@ -64,6 +71,7 @@ interface ServeConfig {
   bodyLimit: string | undefined;
   maxEvents: number | undefined;
   insecureDevKey: boolean;
+  webhookAllow: string[];
 }
 
 /** The command line → a configuration, or UsageError (exit 2). Reads no file. */
@@ -83,6 +91,15 @@ function configFrom(args: ParsedOptions, env: NodeJS.ProcessEnv): ServeConfig {
   if (secret === '') throw new UsageError('--jwt-secret must not be empty');
   const publicKeyFile = args.string('jwt-public-key');
   if (secret !== undefined && publicKeyFile !== undefined) throw new UsageError('give --jwt-secret or --jwt-public-key, not both');
+  const webhookAllow = args
+    .list('webhook-allow')
+    .flatMap((pattern) => pattern.split(','))
+    .map((pattern) => pattern.trim());
+  for (const pattern of webhookAllow) {
+    if (!/^[\w.*:[\]-]+$/.test(pattern) || pattern.includes('://')) {
+      throw new UsageError(`--webhook-allow "${pattern}" is not a host pattern (a host name or address, * for any run of characters: hooks.example.com, *.internal)`);
+    }
+  }
   return {
     port,
     host: args.string('host')!,
@@ -102,6 +119,7 @@ function configFrom(args: ParsedOptions, env: NodeJS.ProcessEnv): ServeConfig {
     bodyLimit,
     maxEvents: maxEventsText === undefined ? undefined : Number(maxEventsText),
     insecureDevKey: args.flag('insecure-dev-key'),
+    webhookAllow,
   };
 }
 
@@ -232,6 +250,7 @@ async function serve(config: ServeConfig, io: Io): Promise<number> {
       auth,
       ...(config.bodyLimit !== undefined ? { bodyLimit: config.bodyLimit } : {}),
       ...(config.maxEvents !== undefined ? { maxEvents: config.maxEvents } : {}),
+      ...(config.webhookAllow.length ? { webhooks: { allowHosts: config.webhookAllow } } : {}),
     });
   } catch (error) {
     if (error instanceof ListenError) {

@@ -1,7 +1,7 @@
 /**
  * `--data` under SIGKILL: the built server takes concurrent creates and is killed at a random
  * moment; started again on the same file, it must hold every create it had answered 201, nothing
- * half-applied, no temporary file, and a store that passes test/integrity.ts. Each round
+ * half-applied, no temporary file, and a store that passes src/core/integrity.ts. Each round
  * kills the server the previous round restarted, so N rounds are N + 1 starts. `SOAK_ROUNDS` sets
  * the number of rounds (default 5); a failure prints the seed, and `DURABILITY_SEED` replays it.
  * The server compacts every 7 records here, so kills also land in the middle of compactions.
@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainContext } from '../../../test/kit.ts';
-import { checkIntegrity } from '../../../test/integrity.ts';
+import { checkIntegrity } from '../../core/integrity.ts';
 import { loadDataFile } from './data-file.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

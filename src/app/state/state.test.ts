@@ -165,3 +165,102 @@ describe('admin reset: the side data goes back to the fixtures', () => {
     expect(nonEmptyGroups((await exported(catalog)).sideData)).toEqual([]);
   });
 });
+
+describe('state import: checked as a write would be, before anything is replaced', () => {
+  type Item = StateJson['entities'][number];
+  const containers = (state: StateJson): Item[] => state.entities.filter((e) => e.type === 'container' && e.parentId && e.entity.parent);
+  const ref = (item: Item) => ({ id: item.entity.id, type: item.type, name: item.entity.name, fullyQualifiedName: item.entity.fullyQualifiedName });
+
+  it.each<{ given: string; change: (state: StateJson) => void; want: RegExp }>([
+    {
+      given: 'a container that is its own parent',
+      change: (state) => {
+        const [c] = containers(state);
+        c!.parentId = c!.entity.id;
+        c!.entity.parent = ref(c!);
+      },
+      want: /contains itself: its parents come back to it/,
+    },
+    {
+      given: 'two containers that are each other’s parent',
+      change: (state) => {
+        const [c] = containers(state);
+        const p = state.entities.find((e) => e.entity.id === c!.parentId)!;
+        p.parentId = c!.entity.id;
+        p.entity.parent = ref(c!);
+      },
+      want: /contains itself: its parents come back to it/,
+    },
+    {
+      given: 'a parent reference that loops though parentId does not',
+      change: (state) => {
+        const [c] = containers(state);
+        c!.entity.parent = ref(c!);
+      },
+      want: /contains itself/,
+    },
+    {
+      given: 'a parent that is not in the state',
+      change: (state) => void (containers(state)[0]!.parentId = '00000000-0000-4000-8000-000000000000'),
+      want: /its parent 00000000-0000-4000-8000-000000000000 is not in the state/,
+    },
+    {
+      given: 'a parent reference to an entity of another kind',
+      change: (state) => {
+        const user = state.entities.find((e) => e.type === 'user')!;
+        containers(state)[0]!.entity.parent = ref(user);
+      },
+      want: /its parent [0-9a-f-]+ is not a container of the state/,
+    },
+    { given: 'a type the server does not serve', change: (state) => void (state.entities[0]!.type = 'spaceship'), want: /spaceship is not an entity type this server serves/ },
+    { given: 'an entity its schema refuses', change: (state) => void (containers(state)[0]!.entity.updatedAt = 'yesterday' as never), want: /^container .*: .*updatedAt/ },
+    {
+      given: 'an id twice',
+      change: (state) => void state.entities.push(structuredClone({ ...state.entities[0]!, entity: { ...state.entities[0]!.entity, fullyQualifiedName: 'other' } })),
+      want: /is exported twice/,
+    },
+    {
+      given: 'an FQN twice in a kind',
+      change: (state) => {
+        const [a, b] = state.entities.filter((e) => e.type === 'user');
+        b!.entity.fullyQualifiedName = a!.entity.fullyQualifiedName;
+      },
+      want: /is exported twice \(an FQN names one entity of a kind\)/,
+    },
+    {
+      given: 'a data contract whose rule is over the limits a write keeps',
+      change: (state) => void (state.entities.find((e) => e.type === 'dataContract')!.entity.semantics = [{ name: 'big', rule: `"${'x'.repeat(10_001)}"` }]),
+      want: /Semantics rule big: The rule is longer than 10000 characters/,
+    },
+    {
+      given: 'a live entity under a deleted one',
+      change: (state) => {
+        const [c] = containers(state);
+        state.entities.find((e) => e.entity.id === c!.parentId)!.entity.deleted = true;
+      },
+      want: /The state is not sound: live under deleted/,
+    },
+  ])('given $given, want 400 and nothing changed', async ({ change, want }) => {
+    const target = await demo();
+    const before = await exported(target);
+    const bad = structuredClone(before);
+    change(bad);
+    const res = await target.put('/__admin/state', bad);
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.message).toMatch(want);
+    expect(await exported(target)).toEqual(before);
+  });
+
+  it('after a refused cyclic state, reads and a recursive delete of those containers answer as before', async () => {
+    const target = await demo();
+    const state = await exported(target);
+    const [c] = containers(state);
+    const bad = structuredClone(state);
+    const p = bad.entities.find((e) => e.entity.id === c!.parentId)!;
+    p.parentId = c!.entity.id;
+    p.entity.parent = ref(c!);
+    await target.put('/__admin/state', bad).expect(400);
+    await target.get(`/api/v1/containers/${c!.entity.id}?fields=children,parent`).expect(200);
+    await target.delete(`/api/v1/containers/${c!.parentId}?recursive=true`).expect(200);
+  });
+});

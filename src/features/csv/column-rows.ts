@@ -81,15 +81,18 @@ export interface ColumnRowsSpec {
 /** `a`, `a.b`, `"x.y".c`: a column's path under its entity. */
 const pathOf = (parent: string | undefined, name: string): string => (parent === undefined ? quoteName(name) : `${parent}.${quoteName(name)}`);
 
-function find(columns: readonly Column[] | undefined, parts: readonly string[]): Column | undefined {
-  let level = columns;
-  let found: Column | undefined;
-  for (const part of parts) {
-    found = level?.find((column) => column.name === part);
-    if (!found) return undefined;
-    level = found.children;
-  }
-  return found;
+/** Every column by its path (`a`, `a.b`): a row finds its column, or its new column's parent, at once (a file may hold thousands). */
+function byPath(columns: readonly Column[]): Map<string, Column> {
+  const paths = new Map<string, Column>();
+  const visit = (level: readonly Column[] | undefined, parent: string | undefined): void => {
+    for (const column of level ?? []) {
+      const path = pathOf(parent, column.name);
+      if (!paths.has(path)) paths.set(path, column);
+      visit(column.children, path);
+    }
+  };
+  visit(columns, undefined);
+  return paths;
 }
 
 /** The hook of a kind whose CSV rows are the columns in its `spec.field`. */
@@ -121,16 +124,19 @@ export function columnRowsCsv(spec: ColumnRowsSpec): CsvHook {
       const { ctx, kind, user } = call;
       const scope = scopeOf(call);
       const columns = structuredClone((scope.entity[spec.field] as Column[] | undefined) ?? []);
+      const paths = byPath(columns);
       const outcomes: RowOutcome[] = rows.map((row) => {
         try {
           const parts = splitFqn(row.cells[pathAt]!.trim());
-          let column = find(columns, parts);
+          const path = parts.map(quoteName).join('.');
+          let column = paths.get(path);
           if (!column) {
-            const siblings = parts.length === 1 ? columns : find(columns, parts.slice(0, -1));
-            if (!siblings) throw CatalogError.badRequest('Parent Column not found. Check the order of the columns in the CSV file.');
+            const parent = parts.length === 1 ? undefined : paths.get(parts.slice(0, -1).map(quoteName).join('.'));
+            if (parts.length > 1 && !parent) throw CatalogError.badRequest('Parent Column not found. Check the order of the columns in the CSV file.');
             column = { name: parts[parts.length - 1]! };
-            if (Array.isArray(siblings)) siblings.push(column);
-            else (siblings.children ??= []).push(column);
+            if (parent) (parent.children ??= []).push(column);
+            else columns.push(column);
+            paths.set(path, column);
           }
           const labels: TagLabel[] = [];
           cells.forEach((cell, i) => cell.read(row.cells[i]!, i, { ctx, column, labels }));

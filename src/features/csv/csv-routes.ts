@@ -49,11 +49,11 @@ function mountKind(routes: OperationRoutes, ctx: CatalogContext, kind: Kind, hoo
     const data = exported(req);
     reply.status(202).json({ jobId: ctx.newId(), message: 'Export initiated successfully.', status: 'COMPLETED', data });
   });
-  routes.put(`${base}/import`, (req, reply) => {
-    reply.json(imported(req));
+  routes.put(`${base}/import`, async (req, reply) => {
+    reply.json(await imported(req));
   });
-  routes.put(`${base}/importAsync`, (req, reply) => {
-    const result = imported(req);
+  routes.put(`${base}/importAsync`, async (req, reply) => {
+    const result = await imported(req);
     reply.json({ jobId: ctx.newId(), message: 'Import is in progress.', status: 'COMPLETED', result });
   });
 }

@@ -14,7 +14,7 @@ import type { Operation } from 'fast-json-patch';
 import type { CatalogContext, Kind } from '../../core/context.ts';
 import type { CreateRequest, EntityReference, TagLabel } from '../../core/entity.ts';
 import { CatalogError } from '../../core/errors.ts';
-import { createEntity, patchEntity } from '../../core/lifecycle.ts';
+import { checkCreate, createEntity, patchEntity } from '../../core/lifecycle.ts';
 import { resolveTagLabels } from '../../core/references.ts';
 import { detailsText } from '../../openapi/validation-details.ts';
 import { addToFqn } from '../../core/fqn.ts';
@@ -107,6 +107,7 @@ export function entityRowsCsv(spec: EntityRowsSpec): CsvHook {
 
   return {
     columns,
+    rowsStandAlone: true,
     check: (call) => void scopeOf(call),
     exportRows(call) {
       const scope = scopeOf(call);
@@ -117,7 +118,7 @@ export function entityRowsCsv(spec: EntityRowsSpec): CsvHook {
         .map((child) => codecs.map((codec) => codec.write(child.entity)));
     },
     importRows(call, rows) {
-      const { ctx, user } = call;
+      const { ctx, user, checkOnly } = call;
       const scope = scopeOf(call);
       const kind = ctx.kinds.of(spec.rows);
       return eachRow(rows, (row) => {
@@ -125,36 +126,47 @@ export function entityRowsCsv(spec: EntityRowsSpec): CsvHook {
         codecs.forEach((codec, i) => codec.read(ctx, kind, row.cells[i]!, i, into));
         // The label cells together, as the lifecycle checks them: a second tier is refused here.
         if (hasLabels) into.fields.tags = resolveTagLabels(ctx, into.labels);
-        return writeRow(ctx, kind, spec, scope, row.cells[nameAt]!, into.fields, user);
+        return writeRow(ctx, kind, spec, scope, row.cells[nameAt]!, into.fields, user, checkOnly);
       });
     },
   };
 }
 
 /** Creates the row's entity, or updates the one of that name under the scope; true when it created one. */
-function writeRow(ctx: CatalogContext, kind: Kind, spec: EntityRowsSpec, scope: StoredEntity, name: string, fields: Record<string, unknown>, user: string): boolean {
+function writeRow(
+  ctx: CatalogContext,
+  kind: Kind,
+  spec: EntityRowsSpec,
+  scope: StoredEntity,
+  name: string,
+  fields: Record<string, unknown>,
+  user: string,
+  checkOnly = false,
+): boolean {
   const request: CreateRequest = { name, [spec.parentField]: scope.entity.fullyQualifiedName, ...structuredClone(spec.created ?? {}) };
   for (const [field, value] of Object.entries(fields)) {
     if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
     // A reference field the create request names by FQN (`domains`) gets the FQNs.
     request[field] = kind.refFields?.[field]?.by === 'fqn' ? (value as EntityReference[]).map((ref) => ref.fullyQualifiedName) : value;
   }
-  return writeEntity(ctx, kind, addToFqn(scope.entity.fullyQualifiedName, name), request, fields, user);
+  return writeEntity(ctx, kind, addToFqn(scope.entity.fullyQualifiedName, name), request, fields, user, checkOnly);
 }
 
 /**
  * Writes one row's entity: when the catalog holds none of that kind and FQN, creates it from
  * `request` (checked against the kind's create schema, as the API checks a POST); else sets each
  * of `fields` on it by a JSON Patch, and removes those that are undefined (an empty cell), an
- * array the kind always has becoming empty. True when it created the entity.
+ * array the kind always has becoming empty. True when it created the entity. With `checkOnly`,
+ * everything the write checks and nothing stored (src/core/csv-hook.ts `CsvCall.checkOnly`).
  */
-export function writeEntity(ctx: CatalogContext, kind: Kind, fqn: string, request: CreateRequest, fields: Record<string, unknown>, user: string): boolean {
+export function writeEntity(ctx: CatalogContext, kind: Kind, fqn: string, request: CreateRequest, fields: Record<string, unknown>, user: string, checkOnly = false): boolean {
   const existing = ctx.store.getByFqn(kind.type, fqn);
   if (existing?.entity.deleted) throw CatalogError.badRequest(`${kind.type} ${fqn} is deleted: restore it before importing it`);
   if (!existing) {
     const problems = ctx.validators.validate(kind.createSchema, request);
     if (problems.length) throw CatalogError.badRequest(`Invalid ${kind.type}: ${detailsText(problems)}`, problems);
-    createEntity(ctx, kind, request, user);
+    if (checkOnly) checkCreate(ctx, kind, request, user);
+    else createEntity(ctx, kind, request, user);
     return true;
   }
   if (Array.isArray(fields.tags)) fields.tags = inCurrentOrder(existing.entity.tags, fields.tags as TagLabel[]);
@@ -165,6 +177,6 @@ export function writeEntity(ctx: CatalogContext, kind: Kind, fqn: string, reques
     else if (kind.emptyArrays.includes(field)) operations.push({ op: 'add', path, value: [] });
     else if (existing.entity[field] !== undefined) operations.push({ op: 'remove', path });
   }
-  patchEntity(ctx, kind, existing, operations, user);
+  patchEntity(ctx, kind, existing, operations, user, checkOnly);
   return false;
 }

@@ -6,7 +6,8 @@
  * - schema: each contract column must be a column of the entity with the same name and data type
  *   (case-insensitive); the others are `failedFields`.
  * - semantics: each enabled rule is JSON Logic over the stored entity (json-logic.ts); a falsy
- *   result, a malformed rule or a rule without text is a `failedRules` entry with its reason.
+ *   result, a malformed rule, a rule without text or one over its evaluation budget (its own, or
+ *   what the rules before it left of the validation's) is a `failedRules` entry with its reason.
  * - quality: the newest result of each `qualityExpectations` test case: Success passes; Failed,
  *   Aborted, Queued or no result at all fails; `qualityScore` = passed / total × 100.
  * - SLA (the entity's newest table profile is its last refresh): `refreshFrequencyMet` when it is
@@ -23,7 +24,7 @@ import type { CatalogContext } from '../../core/context.ts';
 import type { DataContractResult } from './data-contracts.ts';
 import { addContractResult } from './data-contracts.ts';
 import type { Entity, EntityReference, Schemas } from '../../core/entity.ts';
-import { RuleError, ruleHolds } from './json-logic.ts';
+import { MAX_RULE_STEPS, RuleBudget, RuleError, ruleHolds } from './json-logic.ts';
 import { columnsOf, latestTableProfile } from '../table-data/table-data.ts';
 import { latestTestCaseResult } from '../data-quality/test-case-results.ts';
 
@@ -41,17 +42,27 @@ export function schemaBlock(contract: Entity, target: Entity): Schemas['SchemaVa
   return { passed: expected.length - failedFields.length, failed: failedFields.length, total: expected.length, failedFields };
 }
 
+/** The evaluation steps all the semantics rules of one validation may take together (docs/behaviour.md "Limits of one request"). */
+export const MAX_VALIDATION_STEPS = 1_000_000;
+
 function semanticsBlock(contract: Entity, target: Entity): Schemas['SemanticsValidation'] {
   const rules = ((contract.semantics as Schemas['SemanticsRule'][] | undefined) ?? []).filter((r) => r.enabled !== false);
   const failedRules: { ruleName: string; reason: string }[] = [];
+  let left = MAX_VALIDATION_STEPS;
   for (const rule of rules) {
+    // Each rule within its own limit and what the rules before it left of the validation's.
+    const budget =
+      left < MAX_RULE_STEPS
+        ? new RuleBudget(left, `The contract's rules need more than ${MAX_VALIDATION_STEPS} evaluation steps together (the limit): this one was stopped`)
+        : new RuleBudget(MAX_RULE_STEPS);
     try {
       if (!rule.rule) failedRules.push({ ruleName: rule.name, reason: 'The rule has no expression' });
-      else if (!ruleHolds(rule.rule, target)) failedRules.push({ ruleName: rule.name, reason: `The rule ${rule.rule} does not hold for ${target.fullyQualifiedName}` });
+      else if (!ruleHolds(rule.rule, target, budget)) failedRules.push({ ruleName: rule.name, reason: `The rule ${rule.rule} does not hold for ${target.fullyQualifiedName}` });
     } catch (error) {
       if (!(error instanceof RuleError)) throw error;
       failedRules.push({ ruleName: rule.name, reason: error.message });
     }
+    left = Math.max(0, left - budget.spent);
   }
   return { passed: rules.length - failedRules.length, failed: failedRules.length, total: rules.length, failedRules };
 }

@@ -332,3 +332,65 @@ describe('roles (docs/behaviour.md "Authentication"; contract "Errors" 401, 403)
 function result(timestamp: number, status = 'Success') {
   return { timestamp, contractExecutionStatus: status };
 }
+
+/** `depth` nested `map`s over a literal array of `width` items (docs/behaviour.md "Limits of one request"). */
+function nestedMaps(depth: number, width: number): string {
+  let rule: unknown = { var: '' };
+  for (let d = 0; d < depth; d++) rule = { map: [Array.from({ length: width }, (_, i) => i), rule] };
+  return JSON.stringify(rule);
+}
+
+describe('semantics rules within their limits (docs/behaviour.md "Limits of one request")', () => {
+  it.each([
+    { given: 'a rule longer than 10,000 characters', rule: `{"cat": ["${'x'.repeat(10_000)}"]}`, want: 'Semantics rule r: The rule is longer than 10000 characters (the limit)' },
+    {
+      given: 'a rule nested 100 levels deep',
+      rule: `${'{"!": ['.repeat(50)}true${']}'.repeat(50)}`,
+      want: 'Semantics rule r: The rule is nested deeper than 32 levels (the limit)',
+    },
+  ])('$given: 400 on create, upsert and PATCH, and nothing stored', async ({ rule, want }) => {
+    const t = await createTable(c);
+    const body = { name: 'c', entity: { id: t.id, type: 'table' }, semantics: [{ name: 'r', rule }] };
+    const created = await c.post('/api/v1/dataContracts', body).expect(400);
+    expect(created.body).toMatchObject({ code: 400, message: want, details: [{ path: 'semantics.0.rule' }] });
+    expect((await c.put('/api/v1/dataContracts', body).expect(400)).body.message).toBe(want);
+    await c.get(`/api/v1/dataContracts/entity?entityId=${t.id}&entityType=table`).expect(404);
+    const made = await contract(c, t);
+    const patched = await c.patch(`/api/v1/dataContracts/${made.id}`, [{ op: 'add', path: '/semantics', value: [{ name: 'r', rule }] }]).expect(400);
+    expect(patched.body.message).toBe(want);
+    expect((await c.get(`/api/v1/dataContracts/${made.id}?fields=*`).expect(200)).body).toMatchObject({ version: 0.1 });
+  });
+
+  it('a rule whose evaluation would not end (nested maps, 40^6 items) is a failed rule with its reason; the others are evaluated', async () => {
+    const t = await createTable(c);
+    const rule = nestedMaps(6, 40);
+    expect(rule.length).toBeLessThan(2_000);
+    const made = await contract(c, t, {
+      semantics: [
+        { name: 'bomb', rule },
+        { name: 'named', rule: '{"!!": {"var": "name"}}' },
+      ],
+    });
+    const res = await c.post(`/api/v1/dataContracts/${made.id}/validate`).expect(200);
+    expect(res.body.semanticsValidation).toEqual({
+      passed: 1,
+      failed: 1,
+      total: 2,
+      failedRules: [{ ruleName: 'bomb', reason: 'The rule needs more than 100000 evaluation steps (the limit)' }],
+    });
+  });
+
+  it('the rules of one validation share 1,000,000 steps: past them, a rule is stopped with that reason', async () => {
+    const t = await createTable(c);
+    // Each of these takes most of its own 100,000 steps (over 90,000) without crossing them.
+    const heavy = JSON.stringify({ map: [Array.from({ length: 150 }, (_, i) => i), { map: [Array.from({ length: 150 }, (_, i) => i), 1] }] });
+    const semantics = Array.from({ length: 12 }, (_, i) => ({ name: `heavy${i}`, rule: heavy }));
+    const made = await contract(c, t, { semantics });
+    const res = await c.post(`/api/v1/dataContracts/${made.id}/validate`).expect(200);
+    const failed = res.body.semanticsValidation.failedRules as { ruleName: string; reason: string }[];
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.length).toBeLessThan(12);
+    for (const rule of failed) expect(rule.reason).toBe("The contract's rules need more than 1000000 evaluation steps together (the limit): this one was stopped");
+    expect(failed.map((r) => r.ruleName)).toEqual(semantics.slice(12 - failed.length).map((r) => r.name));
+  });
+});

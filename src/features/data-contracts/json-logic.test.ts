@@ -1,10 +1,13 @@
 /**
  * Semantics rules (src/features/data-contracts/json-logic.ts): JSON Logic as json-logic-js evaluates it, with what
- * the module adds for OpenMetadata's rules (`length`, numeric comparisons) and the malformed rules
- * it turns into a RuleError.
+ * the module adds for OpenMetadata's rules (`length`, numeric comparisons), the malformed rules
+ * it turns into a RuleError, and its budgets: a rule over its length, depth or evaluation steps is
+ * a RuleError, and the work done stops at the budget.
  */
+import fc from 'fast-check';
+import jsonLogic from 'json-logic-js';
 import { describe, expect, it } from 'vitest';
-import { RuleError, evaluate, ruleHolds } from './json-logic.ts';
+import { checkRuleLimits, MAX_RULE_LENGTH, MAX_RULE_STEPS, RuleBudget, RuleError, evaluate, ruleHolds } from './json-logic.ts';
 
 const table = {
   name: 'orders',
@@ -93,5 +96,118 @@ describe('json-logic: a malformed rule is a RuleError with its reason', () => {
     }
     expect(thrown).toBeInstanceOf(RuleError);
     expect((thrown as Error).message).toMatch(want);
+  });
+});
+
+/** `depth` nested `map`s over a literal array of `width` items: width^depth items to make. */
+function nestedMaps(depth: number, width: number): unknown {
+  const items = Array.from({ length: width }, (_, i) => i);
+  let rule: unknown = { var: '' };
+  for (let d = 0; d < depth; d++) rule = { map: [items, rule] };
+  return rule;
+}
+
+/** A rule `depth` levels deep (each `!` is two: its object and its array). */
+function deep(depth: number): unknown {
+  let rule: unknown = true;
+  for (let d = 0; d < depth; d++) rule = { '!': [rule] };
+  return rule;
+}
+
+describe('json-logic: budgets (docs/behaviour.md "Limits of one request")', () => {
+  it.each<{ given: string; rule: unknown; want: RegExp }>([
+    { given: 'nested maps that would make 40^6 items', rule: nestedMaps(6, 40), want: /^The rule needs more than 100000 evaluation steps \(the limit\)$/ },
+    {
+      given: 'a reduce that doubles a text at each of 60 items',
+      rule: { reduce: [Array.from({ length: 60 }, (_, i) => i), { cat: [{ var: 'accumulator' }, { var: 'accumulator' }] }, 'ab'] },
+      want: /^The rule needs more than 100000 evaluation steps/,
+    },
+    {
+      given: 'maps flattened by a reduce, an array 20 times longer at each level',
+      rule: [1, 2, 3, 4, 5].reduce<unknown>(
+        (inner) => ({ reduce: [{ map: [inner, Array.from({ length: 20 }, (_, i) => i)] }, { merge: [{ var: 'accumulator' }, { var: 'current' }] }, []] }),
+        [1, 2, 3],
+      ),
+      want: /^The rule needs more than 100000 evaluation steps/,
+    },
+    { given: 'a rule nested 100,000 levels deep (refused before any step)', rule: deep(100_000), want: /^The rule is nested deeper than 32 levels \(the limit\)$/ },
+  ])('$given: a RuleError, the work stopped at the budget', ({ rule, want }) => {
+    const budget = new RuleBudget(MAX_RULE_STEPS);
+    let thrown: unknown;
+    try {
+      evaluate(rule as never, table, budget);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(RuleError);
+    expect((thrown as Error).message).toMatch(want);
+    // What was done: at most the budget; the charge that crossed it (of operands already made) may take `spent` past it, never twice over.
+    expect(budget.spent).toBeLessThanOrEqual(2 * MAX_RULE_STEPS);
+  });
+
+  it('a rule within its budget is answered whatever budget it had, and costs what its items cost', () => {
+    const rule = { all: [{ var: 'columns' }, { '!!': { var: 'name' } }] };
+    const budget = new RuleBudget(MAX_RULE_STEPS);
+    expect(evaluate(rule as never, table, budget)).toBe(true);
+    expect(budget.spent).toBeGreaterThan(2);
+    expect(budget.spent).toBeLessThan(50);
+    expect(() => evaluate(rule as never, table, new RuleBudget(3))).toThrow(RuleError);
+  });
+
+  it.each<{ given: string; text: string; want: RegExp | undefined }>([
+    { given: 'a short rule', text: '{"!!": {"var": "owners"}}', want: undefined },
+    { given: 'text that is not JSON (validation reports it)', text: '{oops', want: undefined },
+    { given: 'an unknown operator (validation reports it)', text: '{"regex": ["a"]}', want: undefined },
+    { given: `a rule of ${MAX_RULE_LENGTH + 1} characters`, text: `"${'x'.repeat(MAX_RULE_LENGTH - 1)}"`, want: /^The rule is longer than 10000 characters \(the limit\)$/ },
+    { given: 'a rule 40 levels deep', text: JSON.stringify(deep(20)), want: /^The rule is nested deeper than 32 levels/ },
+  ])('checkRuleLimits: $given', ({ text, want }) => {
+    if (want === undefined) expect(() => checkRuleLimits(text)).not.toThrow();
+    else expect(() => checkRuleLimits(text)).toThrow(want);
+  });
+
+  it('ruleHolds refuses a rule text over the limit without parsing it', () => {
+    expect(() => ruleHolds(' '.repeat(MAX_RULE_LENGTH + 1), table)).toThrow(/longer than 10000 characters/);
+  });
+});
+
+/** Rules from JSON Logic's grammar, over the operators json-logic-js and this module share unchanged. */
+const rule: fc.Arbitrary<unknown> = fc.letrec<{ rule: unknown }>((tie) => ({
+  rule: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom('a', 'x', '', '2', true, false, null)),
+    fc.constantFrom('a', 'n', 's', 'list', 'objs', 'objs.0.n', 'list.1', 'nope', '').map((path) => ({ var: path })),
+    fc
+      .tuple(
+        fc.constantFrom('==', '===', '!=', '!==', '+', '-', '*', '%', 'cat', 'in', 'merge', 'min', 'max', 'substr', 'if', 'and', 'or'),
+        fc.array(tie('rule'), { maxLength: 3 }),
+      )
+      .map(([op, args]) => ({ [op]: args })),
+    // `missing` of keys (json-logic-js would also evaluate a key that is an object as a rule).
+    fc.array(fc.constantFrom('a', 's', 'nope', 'objs.0.n', 'objs.5'), { maxLength: 3 }).map((keys) => ({ missing: keys })),
+    fc.tuple(fc.constantFrom('!', '!!'), tie('rule')).map(([op, arg]) => ({ [op]: [arg] })),
+    fc
+      .tuple(fc.constantFrom('map', 'filter', 'all', 'some', 'none'), fc.constantFrom({ var: 'list' }, { var: 'objs' }, [1, 2]), tie('rule'))
+      .map(([op, items, body]) => ({ [op]: [items, body] })),
+    fc.tuple(fc.constantFrom({ var: 'list' }, [1, 2, 3]), tie('rule')).map(([items, body]) => ({ reduce: [items, { '+': [{ var: 'accumulator' }, body] }, 0] })),
+  ),
+})).rule;
+
+describe('json-logic: evaluation walked here answers as json-logic-js answers', () => {
+  const data = { a: 1, n: -2, s: 'hello', list: [1, 2, 3], objs: [{ n: 1 }, { n: 2 }] };
+
+  it('for random rules of the shared operators (fast-check, fixed seed)', () => {
+    fc.assert(
+      fc.property(rule, (given) => {
+        let reference: { value: unknown } | { error: true };
+        try {
+          reference = { value: jsonLogic.apply(given as never, data) };
+        } catch {
+          reference = { error: true };
+        }
+        if ('error' in reference) expect(() => evaluate(given as never, data)).toThrow(RuleError);
+        else expect(evaluate(given as never, data)).toEqual(reference.value);
+      }),
+      { seed: 30_2026, numRuns: 3000 },
+    );
   });
 });

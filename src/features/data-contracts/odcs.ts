@@ -14,7 +14,7 @@
  * | `slaProperties` `frequency` / `latency` / `timeOfAvailability` / `retention` | `sla` |
  * | `team[]` (`role: owner`) | `owners`: the users of that name |
  */
-import { createRequire } from 'node:module';
+import { parse, stringify } from 'yaml';
 import type { StoredEntity } from '../../core/entity-store.ts';
 import type { CatalogContext } from '../../core/context.ts';
 import type { CreateRequest, Entity, EntityReference, Schemas } from '../../core/entity.ts';
@@ -102,22 +102,13 @@ export function toOdcs(ctx: CatalogContext, contract: Entity): OdcsContract {
   return out;
 }
 
-type Yaml = typeof import('yaml');
-let yamlModule: Yaml | undefined;
-/**
- * The YAML package, loaded on the first YAML call: only these routes need it, and loading it takes
- * about as long as the rest of a request's modules (docs/performance.md "Cold start"). Synchronous,
- * so the writes stay inside one atomic step.
- */
-const yaml = (): Yaml => (yamlModule ??= createRequire(import.meta.url)('yaml') as Yaml);
-
-export const toOdcsYaml = (ctx: CatalogContext, contract: Entity): string => yaml().stringify(toOdcs(ctx, contract));
+export const toOdcsYaml = (ctx: CatalogContext, contract: Entity): string => stringify(toOdcs(ctx, contract));
 
 /** A YAML document as a value; 400 when it is not YAML or not a mapping. */
 export function readYaml(text: unknown): Record<string, unknown> {
   let value: unknown;
   try {
-    value = yaml().parse(typeof text === 'string' ? text : '');
+    value = parse(typeof text === 'string' ? text : '');
   } catch (error) {
     throw CatalogError.badRequest(`Invalid YAML: ${(error as Error).message.split('\n')[0]}`);
   }

@@ -3,7 +3,7 @@
  * "Asynchronous delete"; OpenMetadata's EntityResource `deleteByIdAsync`, the web UI's
  * `ui/rest/miscAPI.ts`): the entity is looked up first (404), the answer is 202 with a job id, and
  * the delete — soft, or hard with `hardDelete=true`, `recursive` as for the delete by id — runs
- * right after (`setImmediate`), all or nothing. Registered before the generic entity routes.
+ * right after (on the next turn of the event loop), all or nothing. Registered before the generic entity routes.
  */
 import type { CatalogContext, Kind } from '../../core/context.ts';
 import { hardDelete, softDelete } from '../../core/lifecycle.ts';
@@ -19,7 +19,7 @@ export function mountAsyncDeleteRoutes(router: OperationRoutes, ctx: CatalogCont
       const hard = kind.hardDeleteOnly === true || queryBool(req, 'hardDelete');
       const user = identityOf(req).user;
       const name = String(stored.entity.name);
-      setImmediate(() => deleteNow(ctx, kind, stored.entity.id, { hard, recursive, user }));
+      setTimeout(() => deleteNow(ctx, kind, stored.entity.id, { hard, recursive, user }));
       reply.status(202).json({ jobId: ctx.newId(), message: `Delete operation initiated for ${name}`, entityName: name, hardDelete: hard, recursive });
     });
   }

@@ -25,6 +25,7 @@ import { detailsText } from '../../openapi/validation-details.ts';
 import type { SideData } from '../../core/side-data.ts';
 import { NO_ENTITY, sideValue } from '../../core/side-data.ts';
 import { trimOldest } from '../../core/bounded.ts';
+import { textFromBase64url, textToBase64url } from '../../platform/encoding.ts';
 
 export type Thread = Schemas['Thread'];
 export type ThreadCount = Schemas['ThreadCount'];
@@ -168,11 +169,11 @@ export function selectThreads(ctx: CatalogContext, query: FeedQuery): Thread[] {
 }
 
 function encodeCursor(thread: Thread): string {
-  return Buffer.from(`${thread.threadTs ?? 0}:${thread.id}`, 'utf8').toString('base64url');
+  return textToBase64url(`${thread.threadTs ?? 0}:${thread.id}`);
 }
 
 function decodeCursor(cursor: string): { ts: number; id: string } {
-  const match = /^(\d+):([0-9a-f-]{36})$/i.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const match = /^(\d+):([0-9a-f-]{36})$/i.exec(textFromBase64url(cursor) ?? '');
   if (!match) throw CatalogError.badRequest(`Invalid cursor ${cursor}`);
   return { ts: Number(match[1]), id: match[2]! };
 }

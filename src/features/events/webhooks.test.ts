@@ -332,3 +332,127 @@ describe('subscriptions are state: fixtures, export and import', () => {
     }
   });
 });
+
+describe('only endpoints the server may call (docs/behaviour.md "Webhooks" and "Limits of one request")', () => {
+  const destination = (endpoint: string) => [{ category: 'External', type: 'Webhook', config: { endpoint } }];
+
+  it.each([
+    { endpoint: 'file:///etc/passwd', want: 'config.endpoint file:///etc/passwd: only http and https endpoints are called, not file' },
+    { endpoint: 'data:text/plain,hi', want: 'config.endpoint data:text/plain,hi: only http and https endpoints are called, not data' },
+    { endpoint: 'gopher://127.0.0.1:70/', want: 'config.endpoint gopher://127.0.0.1:70/: only http and https endpoints are called, not gopher' },
+    { endpoint: 'javascript:alert(1)', want: 'config.endpoint javascript:alert(1): only http and https endpoints are called, not javascript' },
+    { endpoint: 'ftp://127.0.0.1/', want: 'config.endpoint ftp://127.0.0.1/: only http and https endpoints are called, not ftp' },
+    { endpoint: 'ws://127.0.0.1/', want: 'config.endpoint ws://127.0.0.1/: only http and https endpoints are called, not ws' },
+    {
+      endpoint: 'http://169.254.169.254/latest/meta-data/',
+      want: 'config.endpoint http://169.254.169.254/latest/meta-data/: 169.254.169.254 is not a loopback host, and the server calls other hosts only when started with --webhook-allow <host-pattern> naming it',
+    },
+  ])('$endpoint: 400 on create, upsert and PATCH, nothing stored', async ({ endpoint, want }) => {
+    const name = app.unique('bad');
+    const created = await app.post(v1('events/subscriptions'), { name, alertType: 'Notification', destinations: destination(endpoint) }).expect(400);
+    expect(created.body).toMatchObject({ code: 400, message: want, details: [{ path: 'destinations.0.config.endpoint' }] });
+    expect((await app.put(v1('events/subscriptions'), { name, alertType: 'Notification', destinations: destination(endpoint) }).expect(400)).body.message).toBe(want);
+    await app.get(v1('events/subscriptions', `/name/${name}`)).expect(404);
+    const good = await subscribe();
+    const patched = await app.patch(v1('events/subscriptions', `/${String(good.id)}`), [{ op: 'replace', path: '/destinations/0/config/endpoint', value: endpoint }]).expect(400);
+    expect(patched.body.message).toBe(want);
+    expect((await app.get(v1('events/subscriptions', `/${String(good.id)}`)).expect(200)).body).toMatchObject({
+      version: 0.1,
+      destinations: [{ config: { endpoint: receiver.url } }],
+    });
+  });
+
+  it('the test message is not sent to an endpoint the server may not call: Failed with the reason, nothing connected', async () => {
+    const res = await app.post(v1('events/subscriptions/testDestination'), { destinations: destination('http://169.254.169.254/latest/') }).expect(200);
+    expect((res.body as Body[])[0]!.statusDetails).toEqual({
+      status: 'Failed',
+      reason:
+        'config.endpoint http://169.254.169.254/latest/: 169.254.169.254 is not a loopback host, and the server calls other hosts only when started with --webhook-allow <host-pattern> naming it',
+      timestamp: expect.any(Number),
+    });
+  });
+
+  it('with --webhook-allow, a host its pattern names may be stored; others still may not', async () => {
+    const allowing = await startApp({ webhooks: { allowHosts: ['*.hooks.test'] } });
+    try {
+      const base = { alertType: 'Notification', enabled: false };
+      await allowing.post(v1('events/subscriptions'), { name: 'allowed', ...base, destinations: destination('https://a.hooks.test/x') }).expect(201);
+      const refused = await allowing.post(v1('events/subscriptions'), { name: 'refused', ...base, destinations: destination('https://hooks.example/x') }).expect(400);
+      expect(refused.body.message).toMatch(/hooks\.example is not a loopback host/);
+    } finally {
+      await allowing.close();
+    }
+  });
+
+  it('an endpoint stored under other --webhook-allow patterns is refused at delivery too: the attempt fails with the reason, unsent', async () => {
+    const allowing = await startApp({ webhooks: { allowHosts: ['hooks.test'], retryDelayMs: 20 } });
+    try {
+      const sub = await allowing.create('events/subscriptions', { name: 'later', alertType: 'Notification', retries: 0, destinations: destination('http://hooks.test/x') });
+      // As after a restart with fewer patterns: the delivery checks the endpoint again before it sends.
+      (allowing.ctx.limits as { webhookHosts: readonly string[] }).webhookHosts = [];
+      await allowing.create('services/storageServices', { name: 's', serviceType: 'S3', connection: { config: { type: 'S3' } } });
+      const status = async () =>
+        (await allowing.get(v1('events/subscriptions', `/${String(sub.id)}/status/${String((sub.destinations as Body[])[0]!.id)}`)).expect(200)).body as Body;
+      await eventually(async () =>
+        expect(await status()).toMatchObject({
+          status: 'failed',
+          lastFailedReason:
+            'config.endpoint http://hooks.test/x: hooks.test is not a loopback host, and the server calls other hosts only when started with --webhook-allow <host-pattern> naming it',
+        }),
+      );
+    } finally {
+      await allowing.close();
+    }
+  });
+
+  it('a state import checks endpoints as a write does', async () => {
+    const sub = await subscribe();
+    const state = (await app.get('/__admin/state').expect(200)).body as { entities: { type: string; entity: Body }[] };
+    const stored = state.entities.find((e) => e.entity.id === sub.id)!;
+    (stored.entity.destinations as Body[])[0]!.config = { endpoint: 'http://10.1.2.3/hook' };
+    expect((await app.put('/__admin/state', state).expect(400)).body.message).toMatch(/10\.1\.2\.3 is not a loopback host/);
+  });
+
+  it('an answer of 200 MB is read up to 64 KiB and dropped: the delivery counts, the rest is never taken', async () => {
+    const total = 200 * 1024 * 1024;
+    let written = 0;
+    let closed!: () => void;
+    const done = new Promise<void>((resolve) => (closed = resolve));
+    const big = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(total) });
+        const chunk = Buffer.alloc(64 * 1024, 120);
+        const pump = (): void => {
+          while (written < total) {
+            written += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          res.end();
+        };
+        res.once('close', closed);
+        pump();
+      });
+    });
+    await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (big.address() as { port: number }).port;
+      const sub = await subscribe({}, { endpoint: `http://127.0.0.1:${port}/big` });
+      const svc = await service();
+      await app.create('containers', { name: app.unique('c'), service: svc });
+      await eventually(async () => expect(await record(sub)).toMatchObject({ successfulEventsCount: 1, failedEventsCount: 0 }), 20_000);
+      await done;
+      // What the receiver got written before the server dropped the connection: socket buffers, not 200 MB.
+      expect(written).toBeLessThan(32 * 1024 * 1024);
+    } finally {
+      big.closeAllConnections();
+      await new Promise<void>((resolve) => big.close(() => resolve()));
+    }
+  });
+
+  it('a timeout of 1,000,000,000 s is accepted and stored as given (an attempt keeps it to 60 s: timeoutOf, destinations.test)', async () => {
+    const sub = await subscribe();
+    const patched = await app.patch(v1('events/subscriptions', `/${String(sub.id)}`), [{ op: 'add', path: '/destinations/0/timeout', value: 1_000_000_000 }]).expect(200);
+    expect((patched.body.destinations as Body[])[0]!.timeout).toBe(1_000_000_000);
+  });
+});

@@ -7,19 +7,23 @@
  *
  * Nothing of it runs in the request that made the change: the listener only appends the event to
  * the destination's queue (at most `maxPending`, beyond which an event is counted failed) and a
- * background loop per destination sends them one at a time, in order. A failed attempt (no
- * answer within the destination's `timeout`, or an answer outside 2xx; redirects are not
- * followed) is tried again after `retryDelayMs`, doubling each time, up to the subscription's
- * `retries`; then the event is counted failed and the next one goes. Each destination's status
+ * background loop per destination sends them one at a time, in order, each to an endpoint the
+ * server may call (src/features/events/destinations.ts: http or https, loopback unless allowed), reading at
+ * most 64 KiB of the answer. A failed attempt (no answer within the destination's `timeout`, kept
+ * to 1–60 s, or an answer outside 2xx; redirects are not followed) is tried again after
+ * `retryDelayMs`, doubling each time, up to the subscription's `retries`; then the event is
+ * counted failed and the next one goes. Each destination's status
  * (SubscriptionStatus) and the subscription's counts are kept in the store beside it, so they go
  * with it and are exported with the state; the queues are not (a restart forgets what waited).
  */
-import { createHmac } from 'node:crypto';
+import { hmacSha256 } from '../../platform/digest.ts';
+import { hex } from '../../platform/encoding.ts';
 import type { CatalogContext } from '../../core/context.ts';
 import type { ChangeEvent, Entity, Schemas } from '../../core/entity.ts';
 import type { SideData } from '../../core/side-data.ts';
 import { sideValue } from '../../core/side-data.ts';
 import { renderEvent } from '../../core/change-events.ts';
+import { endpointProblem, isWebhook, MAX_ANSWER_BYTES, TIMEOUT_RANGE_S, timeoutOf } from './destinations.ts';
 import type { EventSubscription, SubscriptionDestination } from './subscriptions.ts';
 import { isDeliverable, subscriptionMatches } from './subscriptions.ts';
 
@@ -39,7 +43,7 @@ const SIGNATURE_HEADER = 'X-OM-Signature';
 
 /** `sha256=<hex>`: the HMAC-SHA256 of the exact body, keyed with the destination's secret. */
 function signature(secretKey: string, body: string): string {
-  return `sha256=${createHmac('sha256', secretKey).update(body).digest('hex')}`;
+  return `sha256=${hex(hmacSha256(secretKey, body))}`;
 }
 
 /** What GenericPublisher.sendTestMessage sends. */
@@ -52,6 +56,8 @@ export interface WebhookOptions {
   maxPending?: number;
   /** The `/api` URL of `href`s in payloads (default `http://127.0.0.1:8585/api`; the running server sets its own). */
   baseUrl?: string;
+  /** Host patterns outside loopback webhooks may call (`serve --webhook-allow`; src/features/events/destinations.ts): the app keeps them in `ctx.limits.webhookHosts`. */
+  allowHosts?: readonly string[];
 }
 
 interface Queue {
@@ -69,25 +75,49 @@ interface Outcome {
 
 const MAX_DELAY_MS = 60_000;
 const DEFAULT_RETRIES = 3;
-const DEFAULT_TIMEOUT_S = 10;
 
-/** Sends one body to a destination's endpoint; never throws. */
-async function send(destination: SubscriptionDestination, body: string, signal: AbortSignal): Promise<Outcome> {
+/**
+ * Reads at most MAX_ANSWER_BYTES of an answer's body, then drops the rest (and with it the
+ * connection): only the status counts, and a destination answering a huge body must not make the
+ * server hold it.
+ */
+async function drop(body: ReadableStream<Uint8Array> | null): Promise<void> {
+  if (!body) return;
+  const reader = body.getReader();
+  let read = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+      if (read > MAX_ANSWER_BYTES) break;
+    }
+  } catch {
+    return;
+  }
+  await reader.cancel().catch(() => undefined);
+}
+
+/** Sends one body to a destination's endpoint, if the server may call it (src/features/events/destinations.ts); never throws. */
+async function send(destination: SubscriptionDestination, body: string, signal: AbortSignal, allowHosts: readonly string[]): Promise<Outcome> {
   const config: Partial<Schemas['Webhook']> = destination.config ?? {};
+  // Checked again at each attempt: the subscription may have been stored under other `--webhook-allow` patterns.
+  const refused = endpointProblem(config.endpoint, allowHosts);
+  if (refused) return { ok: false, reason: refused };
+  const seconds = timeoutOf(destination);
   try {
     const url = new URL(config.endpoint!);
     for (const [name, value] of Object.entries(config.queryParams ?? {})) url.searchParams.append(name, value);
     const headers: Record<string, string> = { ...config.headers, 'Content-Type': 'application/json' };
     if (config.secretKey) headers[SIGNATURE_HEADER] = signature(config.secretKey, body);
-    const timeout = AbortSignal.timeout((destination.timeout ?? DEFAULT_TIMEOUT_S) * 1000);
+    const timeout = AbortSignal.timeout(seconds * 1000);
     const res = await fetch(url, { method: config.httpMethod ?? 'POST', headers, body, redirect: 'manual', signal: AbortSignal.any([signal, timeout]) });
-    await res.arrayBuffer().catch(() => undefined);
+    await drop(res.body);
     if (res.status >= 200 && res.status < 300) return { ok: true, statusCode: res.status, reason: `HTTP ${res.status}` };
     return { ok: false, statusCode: res.status, reason: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}` };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const reason =
-      error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${destination.timeout ?? DEFAULT_TIMEOUT_S} s` : (cause?.code ?? cause?.message ?? String(error));
+    const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${seconds} s` : (cause?.code ?? cause?.message ?? String(error));
     return { ok: false, reason };
   }
 }
@@ -171,7 +201,7 @@ export class WebhookSender {
     if (!queue.running) {
       queue.running = true;
       // Not in the request that made the change: the loop starts once that request is answered.
-      setImmediate(() => void this.drain(queue));
+      setTimeout(() => void this.drain(queue), 0);
     }
   }
 
@@ -191,7 +221,7 @@ export class WebhookSender {
         const event = queue.events[0]!;
         const body = JSON.stringify(renderEvent(this.ctx, event, this.baseUrl));
         for (let attempt = 0; ; attempt++) {
-          const outcome = await send(target.destination, body, this.aborts.signal);
+          const outcome = await send(target.destination, body, this.aborts.signal, this.ctx.limits.webhookHosts);
           if (this.stopped) return;
           if (outcome.ok) {
             this.recordSuccess(queue);
@@ -282,12 +312,12 @@ export async function testDestinations(ctx: CatalogContext, destinations: Subscr
   return Promise.all(
     destinations.map(async (destination): Promise<SubscriptionDestination> => {
       let status: TestDestinationStatus;
-      if (destination.type !== 'Webhook' && destination.type !== 'Generic') {
+      if (!isWebhook(destination)) {
         status = { status: 'Failed', reason: `the mock sends test messages to Webhook destinations only, not ${destination.type}`, timestamp: ctx.now() };
       } else if (typeof destination.config?.endpoint !== 'string') {
         status = { status: 'Failed', reason: 'the destination has no config.endpoint', timestamp: ctx.now() };
       } else {
-        const outcome = await send(destination, TEST_MESSAGE, AbortSignal.timeout(60_000));
+        const outcome = await send(destination, TEST_MESSAGE, AbortSignal.timeout(TIMEOUT_RANGE_S.max * 1000), ctx.limits.webhookHosts);
         status = {
           status: outcome.ok ? 'Success' : 'Failed',
           ...(outcome.ok ? {} : { reason: outcome.reason }),

@@ -9,7 +9,8 @@
  * whose end is soft-deleted is left out unless deleted entities are asked for. Each hop is a
  * breadth-first layer, so an entity counts at its nearest depth and a cycle ends.
  */
-import { createHash } from 'node:crypto';
+import { md5 } from '../../platform/digest.ts';
+import { hex } from '../../platform/encoding.ts';
 import { CatalogError } from '../../core/errors.ts';
 import type { CatalogContext } from '../../core/context.ts';
 import type { Entity, EntityReference, Schemas } from '../../core/entity.ts';
@@ -139,7 +140,7 @@ export function entityLineage(ctx: CatalogContext, root: StoredEntity, upstreamD
 /** OpenMetadata's `FullyQualifiedName.buildHash`: the MD5 of each part of the FQN, joined by dots. */
 export function fqnHash(fqn: string): string {
   return splitFqn(fqn)
-    .map((part) => createHash('md5').update(part).digest('hex'))
+    .map((part) => hex(md5(part)))
     .join('.');
 }
 

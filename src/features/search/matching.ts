@@ -8,6 +8,8 @@
  */
 import type { StoredEntity } from '../../core/entity-store.ts';
 import { fieldValues, TERM_SEPARATOR, words } from './documents.ts';
+import type { TextMatcher } from './patterns.ts';
+import { Wildcard } from './patterns.ts';
 import type { QueryNode } from './query-string.ts';
 
 /** What the index keeps per entity (src/features/search/search-index.ts). */
@@ -64,12 +66,31 @@ export function equalsTest(field: string, value: unknown): Predicate {
   );
 }
 
-/** One of the field's values or words matches `regex` (anchored); each contains `literal` when it matches. */
-export function regexTest(field: string, regex: RegExp, literal = ''): Predicate {
-  const lower = literal.toLowerCase();
+/**
+ * One of the field's values or words matches `pattern` as a whole (src/features/search/patterns.ts: linear
+ * in the value, whatever the pattern); each contains `needle` when it matches.
+ */
+export function patternTest(field: string, pattern: TextMatcher, needle = ''): Predicate {
+  const lower = needle.toLowerCase();
   return fieldTest(
     field,
-    (text) => regex.test(text),
+    (text) => pattern.matches(text),
+    (text) => text.includes(lower),
+  );
+}
+
+/** A wildcard pattern (src/features/search/patterns.ts `Wildcard`) on the field's values or words, ignoring case. */
+export function wildcardTest(field: string, pattern: string): Predicate {
+  const wildcard = new Wildcard(pattern.toLowerCase());
+  return patternTest(field, wildcard, wildcard.needle);
+}
+
+/** The field's values or words start with `prefix`, ignoring case. */
+export function prefixTest(field: string, prefix: string): Predicate {
+  const lower = prefix.toLowerCase();
+  return fieldTest(
+    field,
+    (text) => text.startsWith(lower),
     (text) => text.includes(lower),
   );
 }
@@ -79,46 +100,27 @@ export function existsTest(field: string): Predicate {
 }
 
 /**
- * A regular expression from a request (`value`, `fieldValue`, a `regexp` query), compiled
- * anchored and case-insensitive; undefined when it does not compile or repeats a group that
- * repeats or alternates (`(a+)+`, `(a|aa)*`), which JavaScript's backtracking engine could take
- * exponential time over, where Elasticsearch's automata do not.
- */
-export function requestRegex(source: string): RegExp | undefined {
-  if (/\((?:[^()\\]|\\.)*[*+}|](?:[^()\\]|\\.)*\)\s*[*+{]/.test(source)) return undefined;
-  try {
-    return new RegExp(`^(?:${source})$`, 'is');
-  } catch {
-    return undefined;
-  }
-}
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A wildcard pattern (`*` any run, `?` one character) as an anchored, case-insensitive regular expression. */
-export function globRegex(glob: string): RegExp {
-  const source = [...glob.toLowerCase()].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : escapeRegExp(c))).join('');
-  return new RegExp(`^(?:${source})$`, 's');
-}
-
-/** The text of a wildcard pattern before its first wildcard: every match contains it. */
-export const literalPrefix = (glob: string): string => glob.split(/[*?]/)[0]!;
-
-/**
- * A free wildcard (a regular expression source over one term, src/features/search/query-string.ts):
- * `*abc*`, `abc*`, `*abc` and `abc` are substring tests on the separated terms; anything else a
- * regular expression over them.
+ * A free wildcard (src/features/search/query-string.ts: a wildcard pattern over one term): `*abc*`,
+ * `abc*`, `*abc` and `abc` are substring tests on the separated terms; anything else is matched
+ * term by term (src/features/search/patterns.ts `Wildcard`).
  */
 function termsTest(pattern: string): Predicate {
-  const simple = /^((?:\.\*)?)((?:[^.*?+^${}()|[\]\\]|\\.)*)((?:\.\*)?)$/.exec(pattern);
+  const wildcard = new Wildcard(pattern);
+  const simple = wildcard.simple;
   if (simple) {
-    const literal = simple[2]!.replace(/\\(.)/g, '$1');
-    const needle = `${simple[1] ? '' : TERM_SEPARATOR}${literal}${simple[3] ? '' : TERM_SEPARATOR}`;
+    const needle = `${simple.leading ? '' : TERM_SEPARATOR}${simple.text}${simple.trailing ? '' : TERM_SEPARATOR}`;
     return (record) => record.terms.includes(needle);
   }
-  const any = `[^${TERM_SEPARATOR}]`;
-  const regex = new RegExp(`${TERM_SEPARATOR}${pattern.replaceAll('.*', `${any}*`).replace(/(?<!\\)\.(?!\*)/g, any)}${TERM_SEPARATOR}`);
-  return (record) => regex.test(record.terms);
+  const { needle } = wildcard;
+  return (record) => {
+    const terms = record.terms;
+    if (!terms.includes(needle)) return false;
+    // Terms sit between separators: `\u0001term\u0001term\u0001`.
+    for (let start = 1, end = terms.indexOf(TERM_SEPARATOR, start); end !== -1; start = end + 1, end = terms.indexOf(TERM_SEPARATOR, start)) {
+      if (wildcard.matchesWithin(terms, start, end)) return true;
+    }
+    return false;
+  };
 }
 
 /** The terms free text needs: one per word, each to be the start of one of the document's terms. */
@@ -162,6 +164,6 @@ export function compileQuery(node: QueryNode, keyTest?: KeyTest): Predicate {
     case 'field':
       if (node.exists) return existsTest(node.field);
       if (node.pattern === undefined) return keyTest?.(node.field, node.value) ?? equalsTest(node.field, node.value);
-      return regexTest(node.field, new RegExp(`^(?:${node.pattern})$`, 's'), literalPrefix(node.value));
+      return wildcardTest(node.field, node.pattern);
   }
 }

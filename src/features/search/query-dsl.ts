@@ -10,17 +10,20 @@
  */
 import { CatalogError } from '../../core/errors.ts';
 import { fieldValues, words } from './documents.ts';
-import { asText, compileQuery, equalsTest, existsTest, globRegex, literalPrefix, regexTest, requestRegex } from './matching.ts';
+import { asText, compileQuery, equalsTest, existsTest, patternTest, prefixTest, wildcardTest } from './matching.ts';
 import type { KeyTest, Predicate } from './matching.ts';
-import { parseQueryString } from './query-string.ts';
+import { compileRegexp, PatternError } from './patterns.ts';
+import { MAX_QUERY_CLAUSES, MAX_QUERY_DEPTH, parseQueryString } from './query-string.ts';
 
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 class DslCompiler {
+  /** How deep the query being compiled is, and how many leaf queries it has so far (docs/behaviour.md "Limits of one request"). */
+  private depth = 0;
+  private leaves = 0;
+
   constructor(
     private readonly param: string,
     private readonly keyTest?: KeyTest,
@@ -64,12 +67,39 @@ class DslCompiler {
     return this.fail('a malformed boolean clause');
   }
 
+  /** A query as a test on documents; a 400 past MAX_QUERY_DEPTH levels or MAX_QUERY_CLAUSES leaf queries. */
   compile(query: unknown): Predicate {
+    if (++this.depth > MAX_QUERY_DEPTH) this.fail(`nested deeper than ${MAX_QUERY_DEPTH} levels`);
+    try {
+      return this.compileOne(query);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** A leaf query counts against MAX_QUERY_CLAUSES. */
+  private leaf(): void {
+    if (++this.leaves > MAX_QUERY_CLAUSES) this.fail(`more than ${MAX_QUERY_CLAUSES} queries`);
+  }
+
+  /** A pattern a leaf query names, compiled; a pattern that does not compile or is over a limit is a 400 naming the query. */
+  private pattern<T>(name: string, value: string, compile: () => T): T {
+    try {
+      return compile();
+    } catch (error) {
+      if (!(error instanceof PatternError)) throw error;
+      if (error.reason === 'limit') return this.fail(`[${name}] ${error.message}`);
+      throw CatalogError.badRequest(`${this.param} is not a valid query: [${name}] cannot read ${JSON.stringify(value)}`, [{ path: this.param, message: error.message }]);
+    }
+  }
+
+  private compileOne(query: unknown): Predicate {
     if (!isObject(query)) this.fail('expected query DSL, got a query that is not an object');
     const keys = Object.keys(query);
     if (keys.length !== 1) this.fail(keys.length === 0 ? 'an empty query' : `one query per object, got [${keys.join(', ')}]`);
     const name = keys[0]!;
     const body = query[name];
+    if (name !== 'bool' && name !== 'nested') this.leaf();
     switch (name) {
       case 'bool':
         return this.bool(body);
@@ -96,19 +126,20 @@ class DslCompiler {
       case 'prefix': {
         const [field, raw] = this.single(name, body);
         const value = this.text(name, this.valueOf(name, raw, 'value'));
-        return regexTest(field, new RegExp(`^(?:${escapeRegExp(value.toLowerCase())}.*)$`, 's'), value);
+        return prefixTest(field, value);
       }
       case 'wildcard': {
         const [field, raw] = this.single(name, body);
         const value = this.text(name, isObject(raw) && 'wildcard' in raw ? raw.wildcard : this.valueOf(name, raw, 'value'));
-        return regexTest(field, globRegex(value), literalPrefix(value));
+        return this.pattern(name, value, () => wildcardTest(field, value));
       }
       case 'regexp': {
         const [field, raw] = this.single(name, body);
         const value = this.text(name, this.valueOf(name, raw, 'value'));
-        const regex = requestRegex(value.toLowerCase());
-        if (!regex) return this.fail(`[regexp] cannot read ${JSON.stringify(value)}`);
-        return regexTest(field, regex);
+        return patternTest(
+          field,
+          this.pattern(name, value, () => compileRegexp(value)),
+        );
       }
       case 'exists': {
         if (!isObject(body) || typeof body.field !== 'string') this.fail('[exists] expects {"field": <name>}');
@@ -118,7 +149,7 @@ class DslCompiler {
         return this.range(body);
       case 'query_string': {
         if (!isObject(body) || typeof body.query !== 'string') this.fail('[query_string] expects {"query": <string>}');
-        return compileQuery(parseQueryString(body.query), this.keyTest);
+        return compileQuery(parseQueryString(body.query, this.param), this.keyTest);
       }
       case 'nested': {
         if (!isObject(body) || !isObject(body.query)) this.fail('[nested] expects {"path", "query"}');

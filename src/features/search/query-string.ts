@@ -6,8 +6,11 @@
  * Elasticsearch's reserved characters so). Clauses without an operator must all match.
  *
  * Parsing is lenient, as OpenMetadata asks of Elasticsearch (`lenient(true)`): an unbalanced
- * parenthesis or a dangling operator is dropped rather than refused, so every `q` parses.
+ * parenthesis or a dangling operator is dropped rather than refused, so every `q` parses but one
+ * past the limits of depth and terms (docs/behaviour.md "Limits of one request").
  */
+import { CatalogError } from '../../core/errors.ts';
+import { MAX_PATTERN_LENGTH } from './patterns.ts';
 
 /** A parsed `q`. Words and values keep their wildcards as `*` and `?`; escaped ones are literal. */
 export type QueryNode =
@@ -16,8 +19,8 @@ export type QueryNode =
   | { kind: 'not'; node: QueryNode }
   /** Free text: scored by the full-text index; a phrase's words must all match. */
   | { kind: 'text'; text: string }
-  /** A word with wildcards, matched term by term: `pattern` is a regular expression source. */
-  | { kind: 'wildcard'; pattern: string; literal: string }
+  /** A word with wildcards, matched term by term: `pattern` is a wildcard pattern (src/features/search/patterns.ts), lower-cased. */
+  | { kind: 'wildcard'; pattern: string }
   /** `field:value`: `pattern` as for a wildcard (an exact value has none); `exists` for `field:*`. */
   | { kind: 'field'; field: string; value: string; pattern: string | undefined; exists: boolean };
 
@@ -100,14 +103,12 @@ function readPhrase(q: string, start: number): [string, number] {
   return [value, i + 1];
 }
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
- * A wildcard word as a regular expression source over one term (no anchors): `*` any run of
- * characters, `?` one, everything else literal.
+ * A word with wildcards as a wildcard pattern over one term (src/features/search/patterns.ts): `*` any run
+ * of characters, `?` one; the characters that were escaped are escaped again.
  */
 function wildcardSource(value: string): string {
-  return [...value].map((c) => (c === STAR ? '.*' : c === QUESTION ? '.' : escapeRegExp(c))).join('');
+  return [...value].map((c) => (c === STAR ? '*' : c === QUESTION ? '?' : c === '*' || c === '?' || c === '\\' ? `\\${c}` : c)).join('');
 }
 
 const plain = (value: string): string => value.replaceAll(STAR, '*').replaceAll(QUESTION, '?');
@@ -122,13 +123,35 @@ function leaf(token: Extract<Token, { t: 'word' | 'phrase' }>, field: string | u
     return { kind: 'field', field, value: plain(value), pattern: wild ? wildcardSource(value.toLowerCase()) : undefined, exists: false };
   }
   if (token.t === 'word' && onlyStars(value)) return { kind: 'all' };
-  if (token.t === 'word' && hasWildcard(value)) return { kind: 'wildcard', pattern: wildcardSource(value.toLowerCase()), literal: plain(value) };
+  if (token.t === 'word' && hasWildcard(value)) return { kind: 'wildcard', pattern: wildcardSource(value.toLowerCase()) };
   return { kind: 'text', text: plain(value) };
 }
 
+/** The deepest nesting of groups and `NOT`s a query string may have (as a JSON body's, docs/behaviour.md "Limits of one request"). */
+export const MAX_QUERY_DEPTH = 64;
+
+/** The most terms and phrases a query string may have (Elasticsearch's `indices.query.bool.max_clause_count` of old). */
+export const MAX_QUERY_CLAUSES = 1024;
+
 class Parser {
   private at = 0;
-  constructor(private readonly tokens: Token[]) {}
+  private depth = 0;
+  private clauses = 0;
+  constructor(
+    private readonly tokens: Token[],
+    private readonly param: string,
+  ) {}
+
+  /** Runs `parse` one level deeper: a 400 past MAX_QUERY_DEPTH, before the stack could run out. */
+  private deeper<T>(parse: () => T): T {
+    if (++this.depth > MAX_QUERY_DEPTH)
+      throw CatalogError.badRequest(`${this.param} is nested deeper than ${MAX_QUERY_DEPTH} levels (groups and NOTs)`, [{ path: this.param, message: 'nested too deep' }]);
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
+  }
 
   parse(): QueryNode {
     const nodes: QueryNode[] = [];
@@ -174,12 +197,12 @@ class Parser {
     const token = this.peek()!;
     if (token.t === 'NOT') {
       this.at++;
-      const node = this.peek() && this.peek()!.t !== ')' && this.peek()!.t !== 'OR' ? this.unary(field) : undefined;
+      const node = this.peek() && this.peek()!.t !== ')' && this.peek()!.t !== 'OR' ? this.deeper(() => this.unary(field)) : undefined;
       return node ? { kind: 'not', node } : undefined;
     }
     if (token.t === 'MUST') {
       this.at++;
-      return this.peek() && this.peek()!.t !== ')' && this.peek()!.t !== 'OR' ? this.unary(field) : undefined;
+      return this.peek() && this.peek()!.t !== ')' && this.peek()!.t !== 'OR' ? this.deeper(() => this.unary(field)) : undefined;
     }
     return this.primary(field);
   }
@@ -187,7 +210,7 @@ class Parser {
   private primary(field: string | undefined): QueryNode | undefined {
     const token = this.tokens[this.at++]!;
     if (token.t === '(') {
-      const node = this.or(field);
+      const node = this.deeper(() => this.or(field));
       if (this.peek()?.t === ')') this.at++;
       return node;
     }
@@ -195,12 +218,20 @@ class Parser {
       // `field:(a OR b)`: the word is empty and a group follows.
       if (token.field !== undefined && token.value === '' && token.t === 'word' && this.peek()?.t === '(') {
         this.at++;
-        const node = this.or(token.field);
+        const node = this.deeper(() => this.or(token.field));
         if (this.peek()?.t === ')') this.at++;
         return node;
       }
       if (token.t === 'word' && token.value === '' && token.field === undefined) return undefined;
-      return leaf(token, token.field ?? field);
+      if (++this.clauses > MAX_QUERY_CLAUSES)
+        throw CatalogError.badRequest(`${this.param} has more than ${MAX_QUERY_CLAUSES} terms`, [{ path: this.param, message: 'too many terms' }]);
+      const node = leaf(token, token.field ?? field);
+      if ((node.kind === 'wildcard' || node.kind === 'field') && node.pattern !== undefined && node.pattern.length > MAX_PATTERN_LENGTH) {
+        throw CatalogError.badRequest(`${this.param} has a wildcard term longer than the limit of ${MAX_PATTERN_LENGTH} characters`, [
+          { path: this.param, message: 'wildcard too long' },
+        ]);
+      }
+      return node;
     }
     return undefined;
   }
@@ -215,7 +246,11 @@ function simplify(node: QueryNode): QueryNode {
   return nodes.length === 1 ? nodes[0]! : { kind: node.kind, nodes };
 }
 
-export function parseQueryString(q: string | undefined): QueryNode {
+/**
+ * Parses a query string; `param` names it in the 400 of one nested deeper than MAX_QUERY_DEPTH or
+ * with more than MAX_QUERY_CLAUSES terms, the only query strings refused.
+ */
+export function parseQueryString(q: string | undefined, param = 'q'): QueryNode {
   if (q === undefined || q.trim() === '') return { kind: 'all' };
-  return new Parser(tokenize(q)).parse();
+  return new Parser(tokenize(q), param).parse();
 }

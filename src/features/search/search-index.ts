@@ -27,7 +27,9 @@ import type { TextFields } from './documents.ts';
 import { fieldValues, sourceOf, termsOf, textOf, words } from './documents.ts';
 import { IndexNames, indexNameOf } from './indexes.ts';
 import type { KeyTest, Predicate, SearchRecord } from './matching.ts';
-import { asText, compileQuery, globRegex, literalPrefix, regexTest, requestRegex, wordNeedles } from './matching.ts';
+import { asText, compileQuery, wildcardTest, wordNeedles } from './matching.ts';
+import type { TextMatcher } from './patterns.ts';
+import { compileRegexp, PatternError } from './patterns.ts';
 import { compileFilter } from './query-dsl.ts';
 import type { QueryNode } from './query-string.ts';
 import { parseQueryString } from './query-string.ts';
@@ -245,16 +247,11 @@ export class SearchIndex {
   aggregate(request: AggregateRequest): SearchResponse {
     const started = performance.now();
     this.built();
-    let node = parseQueryString(request.q?.trim().startsWith('{') ? undefined : request.q);
+    let node = parseQueryString(request.q?.trim().startsWith('{') ? undefined : request.q, request.qParam);
     let filter: Predicate | undefined;
     if (request.q?.trim().startsWith('{')) filter = compileFilter(request.qParam, request.q, this.keyTest);
     if (request.queryText !== undefined && request.queryText.trim() !== '') node = { kind: 'and', nodes: [node, { kind: 'text', text: request.queryText }] };
-    let include: RegExp | undefined;
-    if (request.value !== '') {
-      include = requestRegex(request.value);
-      if (!include)
-        throw CatalogError.badRequest(`${request.valueParam} is not a regular expression: ${request.value}`, [{ path: request.valueParam, message: 'not a regular expression' }]);
-    }
+    const include = request.value === '' ? undefined : keyPattern(request.value, request.valueParam);
     const types = this.names.typesOf(request.index);
     const counts = new Map<string, number>();
     const members = new Map<string, SearchRecord[]>();
@@ -263,7 +260,7 @@ export class SearchIndex {
     const included = new Map<string, boolean>();
     const keep = (key: string): boolean => {
       let kept = included.get(key);
-      if (kept === undefined) included.set(key, (kept = !include || include.test(key)));
+      if (kept === undefined) included.set(key, (kept = !include || include.matches(key)));
       return kept;
     };
     let total = 0;
@@ -314,7 +311,7 @@ export class SearchIndex {
     if (window > MAX_RESULT_WINDOW) {
       throw CatalogError.badRequest(`Result window is too large, from + size must be less than or equal to: [${MAX_RESULT_WINDOW}] but was [${window}]`);
     }
-    const test = regexTest(request.fieldName, globRegex(request.fieldValue), literalPrefix(request.fieldValue));
+    const test = patternOf(request.fieldValue, 'fieldValue', () => wildcardTest(request.fieldName, request.fieldValue));
     const matches: Match[] = [];
     this.select(this.names.typesOf(request.index), request.deleted, test, (record) => {
       matches.push({ record, score: 1, key: record.stored.entity.name.toLowerCase() });
@@ -332,6 +329,22 @@ export class SearchIndex {
           .map((m) => ({ _index: indexNameOf(m.record.stored.type), _id: m.record.stored.entity.id, _score: 1, _source: sourceOf(m.record.stored) })),
       },
     };
+  }
+}
+
+/** The aggregate's `value`: a regular expression over a whole key (src/features/search/patterns.ts); a 400 naming `param` when it does not compile or is over a limit. */
+function keyPattern(value: string, param: string): TextMatcher {
+  return patternOf(value, param, () => compileRegexp(value), 'is not a regular expression');
+}
+
+/** A pattern from a request, compiled; its PatternError a 400 naming the parameter. */
+function patternOf<T>(value: string, param: string, compile: () => T, what = 'is not a wildcard pattern'): T {
+  try {
+    return compile();
+  } catch (error) {
+    if (!(error instanceof PatternError)) throw error;
+    const message = error.reason === 'limit' ? `${param} ${error.message}` : `${param} ${what}: ${value}`;
+    throw CatalogError.badRequest(message, [{ path: param, message: error.message }]);
   }
 }
 

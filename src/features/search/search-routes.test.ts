@@ -162,6 +162,12 @@ describe('query_filter and post_filter (given a filter, want the names found)', 
     { filter: { range: { updatedAt: { lt: T0 + 1000 } } }, want: ['clickstream', 'dim_customer', 'fact_orders', 'fact_refunds'] },
     { filter: { wildcard: { name: { value: '*_2019' } } }, want: ['orders_2019'] },
     { filter: { regexp: { name: 'dim_.*' } }, want: ['dim_customer'] },
+    // Nested repetition and alternation are answered like any other pattern (src/features/search/patterns.ts).
+    { filter: { regexp: { name: '(a|aa)*b' } }, want: [] },
+    { filter: { regexp: { name: '(f|fa)*ct_(o|or|ord)+ers' } }, want: ['fact_orders'] },
+    { filter: { regexp: { name: '((c|l)+i?)+ck\\S+' } }, want: ['clickstream'] },
+    { filter: { wildcard: { name: '*a*a*a*a*a*a*a*a*a*c' } }, want: [] },
+    { filter: { wildcard: { name: 'f*a*c*t*_*s' } }, want: ['fact_orders', 'fact_refunds'] },
     { filter: { query_string: { query: 'name:dim* OR name:click*' } }, want: ['clickstream', 'dim_customer'] },
     { filter: { bool: { should: [{ term: { name: 'clickstream' } }, { term: { name: 'fact_orders' } }], minimum_should_match: 2 } }, want: [] },
     { filter: { match_none: {} }, want: [] },
@@ -189,7 +195,27 @@ describe('query_filter and post_filter (given a filter, want the names found)', 
     { param: 'query_filter', value: '[1]', want: 'query_filter is not a valid query: expected query DSL, got JSON that is not an object' },
     { param: 'query_filter', value: '{"term":{"a":1,"b":2}}', want: 'query_filter is not a valid query: [term] expects exactly one field' },
     { param: 'query_filter', value: '{"regexp":{"name":"("}}', want: 'query_filter is not a valid query: [regexp] cannot read "("' },
-    { param: 'query_filter', value: '{"regexp":{"name":"(a|aa)*b"}}', want: 'query_filter is not a valid query: [regexp] cannot read "(a|aa)*b"' },
+    { param: 'query_filter', value: '{"regexp":{"name":"a(?=b)"}}', want: 'query_filter is not a valid query: [regexp] cannot read "a(?=b)"' },
+    {
+      param: 'query_filter',
+      value: JSON.stringify({ regexp: { name: 'a'.repeat(1001) } }),
+      want: 'query_filter is not a valid query: [regexp] is longer than the limit of 1000 characters',
+    },
+    {
+      param: 'query_filter',
+      value: JSON.stringify({ wildcard: { name: '*a'.repeat(501) } }),
+      want: 'query_filter is not a valid query: [wildcard] is longer than the limit of 1000 characters',
+    },
+    {
+      param: 'query_filter',
+      value: JSON.stringify({ regexp: { name: '.{1000}.{1000}.{1000}' } }),
+      want: 'query_filter is not a valid query: [regexp] compiles to more than 2000 instructions (its repetitions expanded), the limit',
+    },
+    {
+      param: 'query_filter',
+      value: '{"bool":{"must":'.repeat(65) + '{"match_all":{}}' + '}}'.repeat(65),
+      want: 'query_filter is not a valid query: nested deeper than 64 levels',
+    },
   ])('$param=$value is a 400 naming the parameter', async ({ param, value, want }) => {
     const res = await c.get(`/api/v1/search/query?q=*&index=container&${param}=${enc(value)}`);
     expect(res.status).toBe(400);
@@ -408,6 +434,15 @@ describe('GET and POST /v1/search/aggregate: the values of one field', () => {
       ],
     },
     { params: 'index=container&field=no.such.field', want: [] },
+    // A nested repetition is a pattern like any other.
+    { params: `index=container&field=name.keyword&value=${enc('(a+)+b')}`, want: [] },
+    {
+      params: `index=container&field=name.keyword&value=${enc('((f+a+)+ct_)+(o|r)\\w+')}`,
+      want: [
+        { key: 'fact_orders', doc_count: 1 },
+        { key: 'fact_refunds', doc_count: 1 },
+      ],
+    },
   ])('$params', async ({ params, want }) => {
     const answer = await aggregate(params);
     const [[key, value]] = Object.entries(answer.aggregations ?? {}) as [[string, { buckets: unknown[] }]];
@@ -441,12 +476,22 @@ describe('GET and POST /v1/search/aggregate: the values of one field', () => {
   it.each([
     { call: () => c.get(`/api/v1/search/aggregate?index=container&field=name&value=${enc('(')}`), want: 'value is not a regular expression: (' },
     { call: () => c.post('/api/v1/search/aggregate', { fieldName: 'name', fieldValue: '[' }), want: 'fieldValue is not a regular expression: [' },
-    { call: () => c.get(`/api/v1/search/aggregate?index=container&field=name&value=${enc('(a+)+b')}`), want: 'value is not a regular expression: (a+)+b' },
+    { call: () => c.get(`/api/v1/search/aggregate?index=container&field=name&value=${enc('a\\1')}`), want: 'value is not a regular expression: a\\1' },
+    { call: () => c.get(`/api/v1/search/aggregate?index=container&field=name&value=${enc('.'.repeat(1001))}`), want: 'value is longer than the limit of 1000 characters' },
     {
       call: () => c.get(`/api/v1/search/aggregate?index=container&field=name&q=${enc('{"bool":')}`),
       want: 'q is not a valid query: expected query DSL, got text that is not JSON',
     },
     { call: () => c.post('/api/v1/search/aggregate', { fieldName: 'name', query: '{"nope":{}}' }), want: 'query is not a valid query: unknown query [nope]' },
+    {
+      call: () =>
+        c.post('/api/v1/search/aggregate', {
+          fieldName: 'name',
+          query: JSON.stringify({ bool: { should: Array.from({ length: 1025 }, (_, i) => ({ term: { name: `n${i}` } })) } }),
+        }),
+      want: 'query is not a valid query: more than 1024 queries',
+    },
+    { call: () => c.post('/api/v1/search/aggregate', { fieldName: 'name', query: '('.repeat(100_000) }), want: 'query is nested deeper than 64 levels (groups and NOTs)' },
   ])('a bad value or query is a 400 naming it: $want', async ({ call, want }) => {
     const res = await call();
     expect(res.status).toBe(400);
@@ -484,5 +529,34 @@ describe('both profiles, and roles', () => {
   it('a DataConsumer may search; no token is a 401', async () => {
     expect((await search('q=*&index=container', 200, c.tokens.consumer)).hits.total.value).toBe(5);
     expect((await c.get('/api/v1/search/query?q=*', '')).status).toBe(401);
+  });
+});
+
+describe('q and fieldQuery: limits of a pattern and of a query string', () => {
+  it.each([
+    { path: `/api/v1/search/query?index=container&q=${enc('*a'.repeat(501))}`, want: 'q has a wildcard term longer than the limit of 1000 characters' },
+    { path: `/api/v1/search/query?index=container&q=${enc(`name:${'a?'.repeat(501)}`)}`, want: 'q has a wildcard term longer than the limit of 1000 characters' },
+    { path: `/api/v1/search/query?index=container&q=${enc(`${'('.repeat(65)}a${')'.repeat(65)}`)}`, want: 'q is nested deeper than 64 levels (groups and NOTs)' },
+    { path: `/api/v1/search/query?index=container&q=${enc(`${'NOT '.repeat(65)}a`)}`, want: 'q is nested deeper than 64 levels (groups and NOTs)' },
+    { path: `/api/v1/search/query?index=container&q=${enc(Array.from({ length: 1025 }, (_, i) => `w${i}`).join(' '))}`, want: 'q has more than 1024 terms' },
+    { path: `/api/v1/search/fieldQuery?index=container&fieldName=name&fieldValue=${enc('*a'.repeat(501))}`, want: 'fieldValue is longer than the limit of 1000 characters' },
+  ])('$want', async ({ path, want }) => {
+    const res = await c.get(path);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 400, message: want });
+  });
+
+  it('a query string 64 levels deep is answered', async () => {
+    expect(nameSet(await search(`index=container&q=${enc(`${'('.repeat(64)}clickstream${')'.repeat(64)}`)}`))).toEqual(['clickstream']);
+  });
+
+  it.each([
+    { fieldValue: '*a*a*a*a*a*a*a*a*a*c', want: [] },
+    { fieldValue: 'f?c*_*r*s', want: ['fact_orders', 'fact_refunds'] },
+    { fieldValue: 'fact\\_orders', want: ['fact_orders'] },
+  ])('fieldQuery wildcard $fieldValue', async ({ fieldValue, want }) => {
+    const res = await c.get(`/api/v1/search/fieldQuery?index=container&fieldName=name&fieldValue=${enc(fieldValue)}`);
+    expect(res.status).toBe(200);
+    expect(names(res.body as Answer)).toEqual(want);
   });
 });

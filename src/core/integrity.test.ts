@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { startApp } from './kit.ts';
-import type { Entity } from '../src/core/entity.ts';
-import { EntityStore, type StoredEntity } from '../src/core/entity-store.ts';
+import { startApp } from '../../test/kit.ts';
+import type { Entity } from './entity.ts';
+import { EntityStore, type StoredEntity } from './entity-store.ts';
 import { checkIntegrity } from './integrity.ts';
-import { sideValue } from '../src/core/side-data.ts';
+import { sideValue } from './side-data.ts';
 
 const LABEL = sideValue<{ text: string }>({ group: 'containerLabels', owner: 'container', schema: 'Label' });
 

@@ -17,9 +17,9 @@
  * - side data is kept only beside a stored entity of its area's owner type (it goes with the
  *   entity, src/core/side-data.ts).
  */
-import type { EntityReference, Votes } from '../src/core/entity.ts';
-import type { EntityStore, StoredEntity } from '../src/core/entity-store.ts';
-import { ownerHolds } from '../src/core/side-data.ts';
+import type { EntityReference, Votes } from './entity.ts';
+import type { EntityStore, StoredEntity } from './entity-store.ts';
+import { ownerHolds } from './side-data.ts';
 
 export function checkIntegrity(store: EntityStore): string[] {
   const problems: string[] = [];

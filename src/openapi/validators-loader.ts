@@ -1,0 +1,37 @@
+/**
+ * Loads the compiled validators on Node.js: the generator's output folder (openapi/generated/
+ * validators/, copied into dist/ by the build), the three validator modules with the code cache
+ * the build wrote (openapi/code-cache.ts), so V8 neither parses nor compiles them at start-up. The
+ * browser build of the catalog in process takes validators-loader.browser.ts instead.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { VALIDATORS_DIR } from '../config/assets.ts';
+import { requireWithCodeCache } from '../../openapi/code-cache.ts';
+import type { CompiledFunction, CompiledValidators } from './compiled.ts';
+
+/** The validator modules, loaded with their code cache; index.cjs (which requires them) is for other readers. */
+export const VALIDATOR_MODULES = ['params.cjs', 'requests.cjs', 'responses.cjs'] as const;
+
+export function loadCompiledValidators(): CompiledValidators {
+  const require = createRequire(import.meta.url);
+  const file = (name: string) => path.join(VALIDATORS_DIR, name);
+  try {
+    const [params, requests, responses] = VALIDATOR_MODULES.map((name) => requireWithCodeCache(file(name)).exports as Record<string, CompiledFunction>);
+    const { source } = require(file('index.cjs')) as Pick<CompiledValidators, 'source'>;
+    return {
+      source,
+      params: params!,
+      requests: requests!,
+      responses: responses!,
+      tables: require(file('operations.json')) as CompiledValidators['tables'],
+      get adminDocument() {
+        return require(file('admin-document.json')) as Record<string, unknown>;
+      },
+    };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'MODULE_NOT_FOUND' || code === 'ENOENT') throw new Error(`The compiled validators are missing (${VALIDATORS_DIR}): run \`npm run build\``);
+    throw error;
+  }
+}
