@@ -184,7 +184,9 @@ describe('the tarball ships only the build', () => {
     for (const doc of docs) expect(packedFiles).toContain(doc);
     const isDocument = (f: string) => ['package.json', 'README.md', 'conformance/README.md'].includes(f) || /^docs\/[\w-]+\.md$/.test(f);
     expect(packedFiles.filter((f) => !isDocument(f) && !f.startsWith('dist/'))).toEqual([]);
-    expect(packedFiles.filter((f) => /\.(ts|mts|cts)$/.test(f) && !/\.d\.ts$/.test(f))).toEqual([]);
+    expect(packedFiles.filter((f) => /\.(ts|mts|cts)$/.test(f) && !/\.d\.c?ts$/.test(f))).toEqual([]);
+    // The browser variants of src/ are read by the browser build, from the sources: dist/browser/catalog.js holds them.
+    expect(packedFiles.filter((f) => /\.browser\./.test(f) && !f.startsWith('dist/browser/'))).toEqual([]);
     expect(packedFiles.filter((f) => /\.test\.|(^|\/)(robustness|security)\//.test(f))).toEqual([]);
   });
 
