@@ -7,17 +7,20 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CONFORM_USAGE, parseConformArgs, UsageError, type ConformArgs } from './args.ts';
 import { DocumentError } from './document.ts';
-import { AbortedError, TransportError } from './http.ts';
+import { AbortedError, TransportError, type Fetch } from './http.ts';
 import { catalogueText, consoleReport } from './report/console.ts';
 import { jsonReport, junitXml } from './report/files.ts';
 import { runConformance, TargetError, type ConformanceOptions, type ConformanceReport } from './run.ts';
 
 export type Writer = ((text: string) => void) | { write(text: string): unknown };
 
+/** A reference catalog the suite runs against when no --target is given: on a port, or in-process with its own `fetch`. */
 export interface ReferenceServer {
   baseUrl: string;
   token: string;
   restrictedToken?: string;
+  /** How to reach it when it answers in-process (default: `globalThis.fetch` to baseUrl). */
+  fetch?: Fetch;
   close(): Promise<void>;
 }
 
@@ -85,6 +88,7 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
   if (sigint) process.on('SIGINT', onSigint);
   try {
     let baseUrl: string;
+    let fetch: Fetch | undefined;
     let token: string | undefined;
     let restrictedToken = args.restrictedToken ?? env.CK_RESTRICTED_TOKEN;
     if (args.target) {
@@ -96,11 +100,13 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
       err('conform: no --target: starting the in-process reference server\n');
       reference = await deps.startReference({ profile: args.profile });
       baseUrl = reference.baseUrl;
+      fetch = reference.fetch;
       token = args.token ?? reference.token;
       restrictedToken = restrictedToken ?? reference.restrictedToken;
     }
     const options: ConformanceOptions = {
       baseUrl,
+      fetch,
       token,
       restrictedToken,
       profile: args.profile,

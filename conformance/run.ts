@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { Tally } from './checker.ts';
 import { loadDocument } from './document.ts';
-import { AbortedError, HttpClient, TransportError } from './http.ts';
+import { AbortedError, HttpClient, TransportError, type Fetch } from './http.ts';
 import { expectationsFor, type Profile } from './profiles.ts';
 import { probeKinds, probeTarget, resolveUser, TargetError } from './probe.ts';
 import { randomPhase } from './random-phase.ts';
@@ -17,6 +17,8 @@ import { CleanupRegistry, type RunContext } from './session.ts';
 export interface ConformanceOptions {
   /** Base URL of the target, ending in /api. */
   baseUrl: string;
+  /** How requests reach the target (default `globalThis.fetch`; an in-process catalog's `fetch` needs no port). */
+  fetch?: Fetch;
   token: string;
   restrictedToken?: string;
   profile?: Profile;
@@ -58,9 +60,9 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
   const profile = opts.profile ?? 'contract';
   const selected = opts.rules && opts.rules.length > 0 ? [...opts.rules] : [...RULE_IDS];
   const active = new Set(selected);
-  const client = new HttpClient({ baseUrl: opts.baseUrl, token: opts.token, restrictedToken: opts.restrictedToken, timeoutMs: opts.timeoutMs, isAborted: opts.isAborted });
+  const client = new HttpClient({ baseUrl: opts.baseUrl, token: opts.token, restrictedToken: opts.restrictedToken, timeoutMs: opts.timeoutMs, isAborted: opts.isAborted, fetch: opts.fetch });
   // Cleanup must still work after Ctrl-C: its client ignores the abort flag.
-  const cleanupClient = new HttpClient({ baseUrl: opts.baseUrl, token: opts.token, timeoutMs: opts.timeoutMs });
+  const cleanupClient = new HttpClient({ baseUrl: opts.baseUrl, token: opts.token, timeoutMs: opts.timeoutMs, fetch: opts.fetch });
 
   const document = await loadDocument(profile, opts.openapi);
   await probeTarget(client);

@@ -1,8 +1,7 @@
 /**
  * CommonJS modules loaded with a V8 code cache: the compiled validators (~3 MB of generated
- * JavaScript, src/openapi/compiled.ts; the response validators again in conformance/document.ts,
- * which is why this lives in openapi/, beside what it loads, where both the server and the
- * conformance kit may import from) and the bundled `catalog-kit serve` (src/cli/serve-loader.ts)
+ * JavaScript, src/openapi/compiled.ts; this lives in openapi/, beside what it loads) and the
+ * bundled `catalog-kit serve` (src/cli/serve-loader.ts)
  * took V8 about 50 ms and 100 ms to parse and compile at every start.
  * The build (scripts/build.mjs) loads each one once and writes what V8 compiled beside it
  * (`<file>.v8cache`); at start-up V8 takes that instead (docs/performance.md "Cold start"). V8

@@ -30,6 +30,7 @@ const OPERATIONS: DocOperation[] = [
 ];
 const DOCUMENT: ApiDocument = {
   source: 'a test document',
+  location: 'openapi.yaml',
   operations: OPERATIONS,
   match: () => undefined,
   check: () => ({ statusDocumented: true, bodyProblems: [] }),
