@@ -118,7 +118,6 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
       settleTimeoutMs: args.settleTimeoutMs,
       openapi: args.openapi,
       minCoverage: args.minCoverage,
-      serverInProcess: reference !== undefined,
       log: (line) => err(`conform: ${line}\n`),
       isAborted: () => aborted,
     };

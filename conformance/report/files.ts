@@ -2,7 +2,7 @@
 import type { Failure } from '../checker.ts';
 import { toCurl } from '../curl.ts';
 import { describeSource, ruleGroup } from '../rules.ts';
-import { coverageText, cpuText, failureText } from './console.ts';
+import { coverageText, failureText } from './console.ts';
 import type { ConformanceReport } from './model.ts';
 
 function xmlEscape(s: string): string {
@@ -38,7 +38,6 @@ export function junitXml(report: ConformanceReport): string {
     `      <property name="coverage.interface.checked" value="${report.coverage.interface.checked}"/>`,
     `      <property name="coverage.interface.percent" value="${report.coverage.interface.percent}"/>`,
     `      <property name="coverage.document.exercised" value="${report.coverage.all.exercised}"/>`,
-    `      <property name="cpu.percent" value="${report.cpu.percent}"/>`,
     '    </properties>',
   ];
   let n = 0;
@@ -68,7 +67,7 @@ export function junitXml(report: ConformanceReport): string {
       lines.push(open, `      <failure message="${xmlEscape(message)}" type="coverage"/>`, '    </testcase>');
     }
   }
-  lines.push(`    <system-out>${xmlEscape(`${coverageText(report)}\n${cpuText(report)}`)}</system-out>`);
+  lines.push(`    <system-out>${xmlEscape(coverageText(report))}</system-out>`);
   lines.push('  </testsuite>', '</testsuites>', '');
   return lines.join('\n');
 }

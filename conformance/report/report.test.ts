@@ -73,7 +73,6 @@ function sampleReport(minCoverage?: number) {
     document: DOCUMENT,
     exp: expectationsFor('contract'),
     minCoverage,
-    cpu: { userMs: 300, systemMs: 75, includesServer: false },
   });
 }
 
@@ -115,7 +114,7 @@ describe('reports', () => {
     expect(xml).toContain('&lt;-- here');
   });
 
-  it("counts the operations of the interface's kinds a rule checked, by status, and the suite's CPU share", () => {
+  it("counts the operations of the interface's kinds a rule checked, by status", () => {
     const r = sampleReport();
     // given: the tally above; want: 1 of 3 interface operations checked (a check of every response does not count)
     expect(r.coverage.interface).toEqual({
@@ -128,12 +127,11 @@ describe('reports', () => {
     expect(r.coverage.all).toEqual({ operations: 4, exercised: 3, checked: 1 });
     expect(r.coverage.operations.find((o) => o.key === 'POST /v1/containers')).toMatchObject({ statuses: { '201': 1, '409': 1 }, checkedBy: { 'create.returns-fields': 1 } });
     expect(r.coverage.undocumented).toEqual([{ request: 'GET /v1/nowhere (undocumented)', statuses: { '404': 1 } }]);
-    expect(r.cpu).toEqual({ userMs: 300, systemMs: 75, percent: 25, includesServer: false });
     const text = consoleReport(r);
     expect(text).toMatch(/\/v1\/containers\s+1\/2\s+201×1 404×1 409×1/);
     expect(text).toContain("operations of the interface's kinds: 1 of 3 checked by a rule (33.3%), 2 exercised");
     expect(text).toContain('not covered: GET /v1/containers/{id} (exercised, checked by no rule), PUT /v1/tables/{id}/sampleData');
-    expect(text).toContain('suite CPU: 0.4 s, 25% of the run');
+    expect(text).not.toContain('CPU');
   });
 
   it('with --min-coverage, says whether the run met it, in the console and as one more JUnit testcase', () => {
