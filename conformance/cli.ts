@@ -3,13 +3,15 @@
  * through deps), run, print the rule table and failures, write reports, return the exit code.
  */
 import { exec } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { CONFORM_USAGE, parseConformArgs, UsageError, type ConformArgs } from './args.ts';
-import { DocumentError } from './document.ts';
+import { DocumentError, loadDocument } from './document.ts';
 import { AbortedError, TransportError, type Fetch } from './http.ts';
 import { catalogueText, consoleReport } from './report/console.ts';
+import { conformCtrf } from './report/ctrf.ts';
 import { jsonReport, junitXml } from './report/files.ts';
+import { conformHtml } from './report/html.ts';
+import { conformSarif } from './report/sarif.ts';
+import { writeReportFiles } from './report/write.ts';
 import { runConformance, TargetError, type ConformanceOptions, type ConformanceReport } from './run.ts';
 
 export type Writer = ((text: string) => void) | { write(text: string): unknown };
@@ -152,15 +154,15 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
   }
 }
 
-async function writeReports(args: ConformArgs, report: ConformanceReport): Promise<void> {
-  for (const [file, text] of [
-    [args.junit, () => junitXml(report)],
-    [args.json, () => jsonReport(report)],
-  ] as const) {
-    if (!file) continue;
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, text());
-  }
+function writeReports(args: ConformArgs, report: ConformanceReport): Promise<void> {
+  return writeReportFiles(args, {
+    junit: () => junitXml(report),
+    ctrf: () => conformCtrf(report),
+    // The document is read again (its validators are compiled lazily: nothing is compiled twice).
+    sarif: async () => conformSarif(report, await loadDocument(report.profile, args.openapi)),
+    html: () => conformHtml(report),
+    json: () => jsonReport(report),
+  });
 }
 
 export { runConformance } from './run.ts';

@@ -3,7 +3,7 @@
  * the bundle, and a target's own given with --openapi (OpenAPI 3.0 or 3.1, JSON or YAML); the
  * suite compiles the validators of either itself, on first use.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -53,6 +53,21 @@ describe("the kit's document", () => {
       }
     }
     expect(checked).toBeGreaterThan(600);
+  });
+
+  it('finds the line where an operation is written in the bundle', async () => {
+    const doc = await loadDocument('contract');
+    const line = await doc.lineOf('GET /v1/containers/{id}');
+    const lines = readFileSync(doc.location, 'utf8').split('\n');
+    expect(line).toBeGreaterThan(1);
+    expect(lines[line! - 1]).toMatch(/^\s*"get": \{/);
+    expect(
+      lines
+        .slice(0, line! - 1)
+        .filter((l) => /^ {3}"\/v1\//.test(l))
+        .at(-1),
+    ).toMatch(/"\/v1\/containers\/\{id\}": \{/);
+    expect(await doc.lineOf('GET /v1/nowhere')).toBeUndefined();
   });
 
   it('lists every operation of the document once', async () => {
@@ -117,6 +132,7 @@ describe("a target's document (--openapi)", () => {
     expect(doc.source).toContain('target.yaml');
     const op = doc.match('GET', '/v1/things/7b2c4e1a-0000-4000-8000-00000000c0de')!;
     expect(op.operationId).toBe('getThing');
+    expect(await doc.lineOf('GET /v1/things/{id}')).toBe(TARGET_30.split('\n').findIndex((l) => l.trim() === 'get:') + 1);
     // given: a response; want: its problems
     const cases: { status: number; body: unknown; want: RegExp | null }[] = [
       { status: 200, body: { id: '7b2c4e1a-0000-4000-8000-00000000c0de', note: null }, want: null },

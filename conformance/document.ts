@@ -57,6 +57,8 @@ export interface ApiDocument {
   match(method: string, path: string): DocOperation | undefined;
   /** Checks one response of `op`. */
   check(op: DocOperation, status: number, contentType: string, text: string, json: unknown): ResponseVerdict;
+  /** The line (1-based) where an operation (`GET /v1/containers/{id}`) is written in the document's text; read only when a report asks. */
+  lineOf(key: string): Promise<number | undefined>;
 }
 
 interface AjvLikeError {
@@ -270,7 +272,7 @@ async function targetDocument(source: string): Promise<ApiDocument> {
   if (!/^3\.[01]\./.test(version) || typeof doc.paths !== 'object' || doc.paths === null) {
     throw new DocumentError(`--openapi ${source}: not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(doc.openapi)}, paths ${doc.paths ? 'present' : 'missing'})`);
   }
-  return compileDocument(doc, `the target's OpenAPI document ${source}`, source);
+  return compileDocument(doc, `the target's OpenAPI document ${source}`, source, { text: async () => text, paths: ['paths'] });
 }
 
 /** openapi/generated/openapi.bundle.json, from conformance/ and from dist/conformance/ alike (scripts/build.mjs copies it). */
@@ -284,14 +286,50 @@ async function kitDocument(profile: Profile): Promise<ApiDocument> {
   } catch (error) {
     throw new Error(`the kit's OpenAPI document cannot be read (${BUNDLE_PATH}): ${(error as Error).message}`);
   }
-  return compileDocument(doc, `the kit's OpenAPI document (profile ${profile})`, BUNDLE_PATH, true);
+  return compileDocument(doc, `the kit's OpenAPI document (profile ${profile})`, BUNDLE_PATH, {
+    text: () => readFile(BUNDLE_PATH, 'utf8'),
+    paths: ['document', 'paths'],
+    schemasMustCompile: true,
+  });
 }
 
-/**
- * A document's operations, and validators of its response schemas compiled with Ajv on first use.
- * @param schemasMustCompile a schema Ajv cannot compile is the suite's fault (the kit's own document), not a body to leave unchecked
- */
-async function compileDocument(doc: Json, source: string, location: string, schemasMustCompile = false): Promise<ApiDocument> {
+/** Where the document's text is, to find an operation's line in it. */
+interface DocumentText {
+  text: () => Promise<string>;
+  /** The keys leading to `paths` in the text (the bundle wraps the document). */
+  paths: readonly string[];
+  /** A schema Ajv cannot compile is the suite's fault (the kit's own document), not a body to leave unchecked. */
+  schemasMustCompile?: boolean;
+}
+
+/** Finds the line of each operation in a JSON or YAML text, with the positions the yaml parser keeps; parsed once, when a report first asks. */
+function lineFinder(source: DocumentText): (key: string) => Promise<number | undefined> {
+  let lines: Promise<Map<string, number>> | undefined;
+  const read = async () => {
+    const found = new Map<string, number>();
+    const { parseDocument, LineCounter, isMap, isScalar } = await import('yaml');
+    const counter = new LineCounter();
+    const doc = parseDocument(await source.text(), { lineCounter: counter });
+    const paths = doc.getIn(source.paths, true);
+    if (!isMap(paths)) return found;
+    for (const item of paths.items) {
+      if (!isScalar(item.key) || !isMap(item.value)) continue;
+      for (const op of item.value.items) {
+        if (!isScalar(op.key) || !op.key.range) continue;
+        found.set(`${String(op.key.value).toUpperCase()} ${String(item.key.value)}`, counter.linePos(op.key.range[0]).line);
+      }
+    }
+    return found;
+  };
+  return async (key) => {
+    lines ??= read().catch(() => new Map());
+    return (await lines).get(key);
+  };
+}
+
+/** A document's operations, and validators of its response schemas compiled with Ajv on first use. */
+async function compileDocument(doc: Json, source: string, location: string, text: DocumentText): Promise<ApiDocument> {
+  const schemasMustCompile = text.schemasMustCompile ?? false;
   const version = String(doc.openapi);
   // CommonJS modules: their default export is the class (as scripts/compile-validators.ts loads them).
   const [ajvModule, ajv2020Module, formatsModule] = await Promise.all([import('ajv'), import('ajv/dist/2020.js'), import('ajv-formats')]);
@@ -349,7 +387,8 @@ async function compileDocument(doc: Json, source: string, location: string, sche
     match(method, path) {
       return matcher.match(method, path) ?? basePaths.map((base) => (path.startsWith(`${base}/`) ? matcher.match(method, path.slice(base.length)) : undefined)).find(Boolean);
     },
-    check: (op, status, contentType, text, json) => checkResponse(op, status, contentType, text, json, contentOf),
+    check: (op, status, contentType, body, json) => checkResponse(op, status, contentType, body, json, contentOf),
+    lineOf: lineFinder(text),
   };
 }
 

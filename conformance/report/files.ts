@@ -5,7 +5,7 @@ import { describeSource, ruleGroup } from '../rules.ts';
 import { coverageText, failureText } from './console.ts';
 import type { ConformanceReport } from './model.ts';
 
-function xmlEscape(s: string): string {
+export function xmlEscape(s: string): string {
   return (
     s
       .replace(/&/g, '&amp;')
