@@ -2,7 +2,7 @@
 import type { Failure } from '../checker.ts';
 import { toCurl } from '../curl.ts';
 import { describeSource, ruleGroup } from '../rules.ts';
-import { coverageText, failureText } from './console.ts';
+import { coverageText, failureSteps, failureText, runCounts } from './console.ts';
 import type { ConformanceReport } from './model.ts';
 
 export function xmlEscape(s: string): string {
@@ -73,11 +73,15 @@ export function junitXml(report: ConformanceReport): string {
 }
 
 function failureJson(f: Failure) {
+  const { from, steps } = failureSteps(f);
   return {
     expected: f.expected,
     actual: f.actual,
     origin: f.origin,
-    steps: f.steps.map((ex) => ({
+    ...(f.after ? { after: f.after } : {}),
+    /** Requests of the sequence before the first the failure needs, left out. */
+    stepsBefore: from,
+    steps: steps.map((ex) => ({
       curl: toCurl(ex),
       status: ex.status,
       response: ex.responseText.length > 2000 ? `${ex.responseText.slice(0, 2000)}…` : ex.responseText,
@@ -90,6 +94,7 @@ export function jsonReport(report: ConformanceReport): string {
   return `${JSON.stringify(
     {
       ...report,
+      counts: runCounts(report),
       rules: report.rules.map((r) => ({ ...r, failures: r.failures.map(failureJson) })),
     },
     null,
