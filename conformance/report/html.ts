@@ -24,7 +24,7 @@ h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 2rem; } h3 { font
 pre { background: #f6f8fa; padding: .6rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; font-size: 12px; }
 table { border-collapse: collapse; margin: .5rem 0; } th, td { border: 1px solid #d0d7de; padding: .2rem .45rem; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; position: sticky; top: 0; } td.n { text-align: right; } td.hit { background: #dafbe1; text-align: center; }
-.matrix th.rule { writing-mode: vertical-rl; transform: rotate(180deg); font-weight: normal; font-size: 11px; }
+.matrix th.rule { writing-mode: vertical-rl; transform: rotate(180deg); font-weight: normal; font-size: 11px; white-space: nowrap; height: 16rem; vertical-align: bottom; }
 .sides { display: grid; grid-template-columns: 1fr 1fr; gap: .6rem; }
 #filter { font-size: 1rem; padding: .3rem .5rem; width: 28rem; max-width: 100%; }
 .hidden { display: none; }
