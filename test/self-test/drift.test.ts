@@ -5,9 +5,9 @@
  * false positive); with each fault whose behaviour the generated sequences reach, a difference,
  * naming the operation, with its shrunk sequence, replayed from the printed seed and path.
  *
- * `npm test` runs one clean seed per profile and a sample of faults. `npm run test:selftest`
- * (SELFTEST_ALL=1, run by .ci/run) runs every observable fault and CK_SEEDS clean seeds per
- * profile (10 there): seeds 1..N in `contract`, 101.. in `openmetadata`.
+ * `npm test` runs one clean seed in the `contract` profile and a sample of faults. `npm run
+ * test:selftest` (SELFTEST_ALL=1, run by .ci/run) runs every observable fault and CK_SEEDS clean
+ * seeds per profile (10 there): seeds 1..N in `contract`, 101.. in `openmetadata`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driftConsole } from '../../conformance/drift/report.ts';
@@ -44,8 +44,9 @@ const NOT_REACHED = new Set([
   'list.include-filter',
   ...Object.keys(FAULTS).filter((id) => SCENARIO_GROUPS.test(id) && !REACHED_ALL_THE_SAME.has(id)),
 ]);
-/** What `npm test` proves: one fault of each kind of difference (a status, a body field, a version). */
-const SAMPLE = ['hard-delete.status', 'soft-delete.marks-deleted', 'soft-delete.version-rises'];
+/** What `npm test` proves: a fault that changes a status, and one that changes a version. */
+const SAMPLE = ['hard-delete.status', 'soft-delete.version-rises'];
+const PROFILES = ALL ? (['contract', 'openmetadata'] as const) : (['contract'] as const);
 const OBSERVABLE = Object.keys(FAULTS).filter((id) => !NOT_REACHED.has(id));
 
 let token: string;
@@ -67,7 +68,7 @@ afterAll(async () => {
 
 const explain = (r: DriftReport) => `seed ${r.seed}\n${driftConsole(r)}`;
 
-describe.each(['contract', 'openmetadata'] as const)('drift between two clean %s-profile references', (profile) => {
+describe.each(PROFILES)('drift between two clean %s-profile references', (profile) => {
   let a: RunningServer;
   let b: RunningServer;
   beforeAll(async () => {
