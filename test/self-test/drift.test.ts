@@ -99,7 +99,7 @@ describe('drift between a reference and the reference behind the faulty proxy', 
       target: { baseUrl: `${proxy.origin}/api`, token, restrictedToken },
       reference: { baseUrl: b.baseUrl, token, restrictedToken },
       seed: SEED,
-      runs: 25,
+      runs: ALL ? 25 : 10,
       maxShrinkRuns: 100,
     };
   });
@@ -114,10 +114,14 @@ describe('drift between a reference and the reference behind the faulty proxy', 
     }
   }
 
-  it('with no fault on, the proxy is transparent: no difference', async () => {
-    const report = await runDrift({ ...options, runs: 10 });
-    expect(report.findings, explain(report)).toEqual([]);
-  }, 120_000);
+  it.runIf(ALL)(
+    'with no fault on, the proxy is transparent: no difference',
+    async () => {
+      const report = await runDrift({ ...options, runs: 10 });
+      expect(report.findings, explain(report)).toEqual([]);
+    },
+    120_000,
+  );
 
   it.each(ALL ? OBSERVABLE : SAMPLE)(
     '%s: a difference, named by its operation, with a shrunk sequence that replays',
