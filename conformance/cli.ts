@@ -37,7 +37,8 @@ export interface ConformDeps {
   handleSigint?: boolean;
 }
 
-function writer(w: Writer | undefined, fallback: NodeJS.WriteStream): (text: string) => void {
+/** A Writer as a function, or the process stream when none is given. */
+export function writer(w: Writer | undefined, fallback: NodeJS.WriteStream): (text: string) => void {
   if (!w) return (text) => void fallback.write(text);
   return typeof w === 'function' ? w : (text) => void w.write(text);
 }

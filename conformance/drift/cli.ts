@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { parseBaseUrl, UsageError } from '../args.ts';
-import { runTokenCommand, type ReferenceServer, type Writer } from '../cli.ts';
+import { runTokenCommand, writer, type ReferenceServer, type Writer } from '../cli.ts';
 import { AbortedError, TransportError } from '../http.ts';
 import { TargetError } from '../probe.ts';
 import { isProfile, PROFILES, type Profile } from '../profiles.ts';
@@ -145,11 +145,6 @@ export interface DriftDeps {
   env?: Record<string, string | undefined>;
   /** Install a SIGINT handler that stops the run and cleans up (default true). */
   handleSigint?: boolean;
-}
-
-function writer(w: Writer | undefined, fallback: NodeJS.WriteStream): (text: string) => void {
-  if (!w) return (text) => void fallback.write(text);
-  return typeof w === 'function' ? w : (text) => void w.write(text);
 }
 
 export async function driftMain(argv: string[], deps: DriftDeps = {}): Promise<number> {
