@@ -3,21 +3,26 @@
  * through deps), run, print the rule table and failures, write reports, return the exit code.
  */
 import { exec } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { CONFORM_USAGE, parseConformArgs, UsageError, type ConformArgs } from './args.ts';
-import { DocumentError } from './document.ts';
-import { AbortedError, TransportError } from './http.ts';
+import { DocumentError, loadDocument } from './document.ts';
+import { AbortedError, TransportError, type Fetch } from './http.ts';
 import { catalogueText, consoleReport } from './report/console.ts';
+import { conformCtrf } from './report/ctrf.ts';
 import { jsonReport, junitXml } from './report/files.ts';
+import { conformHtml } from './report/html.ts';
+import { conformSarif } from './report/sarif.ts';
+import { writeReportFiles } from './report/write.ts';
 import { runConformance, TargetError, type ConformanceOptions, type ConformanceReport } from './run.ts';
 
 export type Writer = ((text: string) => void) | { write(text: string): unknown };
 
+/** A reference catalog the suite runs against when no --target is given: on a port, or in-process with its own `fetch`. */
 export interface ReferenceServer {
   baseUrl: string;
   token: string;
   restrictedToken?: string;
+  /** How to reach it when it answers in-process (default: `globalThis.fetch` to baseUrl). */
+  fetch?: Fetch;
   close(): Promise<void>;
 }
 
@@ -32,7 +37,8 @@ export interface ConformDeps {
   handleSigint?: boolean;
 }
 
-function writer(w: Writer | undefined, fallback: NodeJS.WriteStream): (text: string) => void {
+/** A Writer as a function, or the process stream when none is given. */
+export function writer(w: Writer | undefined, fallback: NodeJS.WriteStream): (text: string) => void {
   if (!w) return (text) => void fallback.write(text);
   return typeof w === 'function' ? w : (text) => void w.write(text);
 }
@@ -85,6 +91,7 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
   if (sigint) process.on('SIGINT', onSigint);
   try {
     let baseUrl: string;
+    let fetch: Fetch | undefined;
     let token: string | undefined;
     let restrictedToken = args.restrictedToken ?? env.CK_RESTRICTED_TOKEN;
     if (args.target) {
@@ -96,11 +103,13 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
       err('conform: no --target: starting the in-process reference server\n');
       reference = await deps.startReference({ profile: args.profile });
       baseUrl = reference.baseUrl;
+      fetch = reference.fetch;
       token = args.token ?? reference.token;
       restrictedToken = restrictedToken ?? reference.restrictedToken;
     }
     const options: ConformanceOptions = {
       baseUrl,
+      fetch,
       token,
       restrictedToken,
       profile: args.profile,
@@ -112,7 +121,6 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
       settleTimeoutMs: args.settleTimeoutMs,
       openapi: args.openapi,
       minCoverage: args.minCoverage,
-      serverInProcess: reference !== undefined,
       log: (line) => err(`conform: ${line}\n`),
       isAborted: () => aborted,
     };
@@ -147,15 +155,15 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
   }
 }
 
-async function writeReports(args: ConformArgs, report: ConformanceReport): Promise<void> {
-  for (const [file, text] of [
-    [args.junit, () => junitXml(report)],
-    [args.json, () => jsonReport(report)],
-  ] as const) {
-    if (!file) continue;
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, text());
-  }
+function writeReports(args: ConformArgs, report: ConformanceReport): Promise<void> {
+  return writeReportFiles(args, {
+    junit: () => junitXml(report),
+    ctrf: () => conformCtrf(report),
+    // The document is read again (its validators are compiled lazily: nothing is compiled twice).
+    sarif: async () => conformSarif(report, await loadDocument(report.profile, args.openapi)),
+    html: () => conformHtml(report),
+    json: () => jsonReport(report),
+  });
 }
 
 export { runConformance } from './run.ts';
