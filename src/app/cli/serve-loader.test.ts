@@ -2,7 +2,7 @@
  * The built `catalog-kit serve` starts from its bundle and the V8 code caches the build wrote
  * (scripts/build.mjs, src/app/cli/serve-loader.ts): a Node.js run as the command runs (no flags) takes
  * every cache. Without them the command still works, a third slower to start
- * (docs/performance.md "Cold start"), which no other test would notice.
+ * (bench: cold start), which no other test would notice.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
