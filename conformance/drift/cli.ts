@@ -5,9 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { parseBaseUrl, UsageError } from '../args.ts';
+import { runFailure } from '../run-failure.ts';
 import { runTokenCommand, writer, type ReferenceServer, type Writer } from '../cli.ts';
-import { AbortedError, TransportError } from '../http.ts';
-import { TargetError } from '../probe.ts';
 import { isProfile, PROFILES, type Profile } from '../profiles.ts';
 import { writeReportFiles, type ReportFiles } from '../report/write.ts';
 import { driftConsole, driftCtrf, driftHtml, driftJson, driftJunit, driftSarif, failedOperations } from './report.ts';
@@ -216,20 +215,7 @@ export async function driftMain(argv: string[], deps: DriftDeps = {}): Promise<n
     out(driftConsole(report));
     return failedOperations(report) > 0 ? 1 : 0;
   } catch (e) {
-    if (e instanceof UsageError || e instanceof TargetError) {
-      err(`catalog-kit drift: ${e.message}\n`);
-      return 2;
-    }
-    if (e instanceof AbortedError) {
-      err('catalog-kit drift: interrupted; what the run created was removed\n');
-      return 2;
-    }
-    if (e instanceof TransportError) {
-      err(`catalog-kit drift: a server stopped answering: ${e.message}\n`);
-      return 2;
-    }
-    const debug = Boolean(env.CK_DEBUG);
-    err(`catalog-kit drift: internal error of the suite: ${e instanceof Error ? (debug && e.stack) || e.message : String(e)}${debug ? '' : ' (set CK_DEBUG=1 for the stack)'}\n`);
+    err(runFailure('drift', e, 'a server', Boolean(env.CK_DEBUG)));
     return 2;
   } finally {
     if (sigint) process.off('SIGINT', onSigint);
