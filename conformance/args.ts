@@ -28,6 +28,11 @@ Options:
       --rules ID,...            check only these rules; a trailing .* selects a group, e.g. upsert.*
                                 (default: all)
       --junit FILE              write a JUnit XML report
+      --ctrf FILE               write a CTRF JSON report (test dashboards)
+      --sarif FILE              write a SARIF 2.1.0 report (code-scanning views): a result per
+                                failed rule, at its operation in the OpenAPI document
+      --html FILE               write a self-contained HTML report (failures first, coverage matrix,
+                                filter)
       --json FILE               write a JSON report
       --timeout SECONDS         give up on a request after this long: a target that does not answer
                                 in time stops the run with exit 2 (default: 30)
@@ -65,6 +70,9 @@ export interface ConformArgs {
   path?: string;
   rules?: string[];
   junit?: string;
+  ctrf?: string;
+  sarif?: string;
+  html?: string;
   json?: string;
   /** Per-request time limit in milliseconds (--timeout is in seconds). */
   timeoutMs?: number;
@@ -87,6 +95,9 @@ const VALUE_OPTIONS = new Set([
   'path',
   'rules',
   'junit',
+  'ctrf',
+  'sarif',
+  'html',
   'json',
   'timeout',
   'settle-timeout',
@@ -125,18 +136,7 @@ export function parseConformArgs(argv: readonly string[]): ConformArgs {
   }
   const out: ConformArgs = { profile: 'contract', help, listRules };
   const target = values.get('target');
-  if (target !== undefined) {
-    const trimmed = target.replace(/\/+$/, '');
-    let url: URL;
-    try {
-      url = new URL(trimmed);
-    } catch {
-      throw new UsageError(`--target "${target}" is not a URL`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target must be an http(s) URL`);
-    if (!url.pathname.endsWith('/api')) throw new UsageError(`--target must be the API base URL ending in /api (got ${target})`);
-    out.target = trimmed;
-  }
+  if (target !== undefined) out.target = parseBaseUrl('target', target);
   out.token = values.get('token');
   out.tokenCommand = values.get('token-command');
   if (out.token !== undefined && out.tokenCommand !== undefined) throw new UsageError('give --token or --token-command, not both');
@@ -163,8 +163,7 @@ export function parseConformArgs(argv: readonly string[]): ConformArgs {
   }
   const rules = values.get('rules');
   if (rules !== undefined) out.rules = expandRules(rules);
-  out.junit = values.get('junit');
-  out.json = values.get('json');
+  for (const format of ['junit', 'ctrf', 'sarif', 'html', 'json'] as const) out[format] = values.get(format);
   const timeout = values.get('timeout');
   if (timeout !== undefined) {
     const seconds = Number(timeout);
@@ -186,6 +185,20 @@ export function parseConformArgs(argv: readonly string[]): ConformArgs {
     out.minCoverage = percent;
   }
   return out;
+}
+
+/** The API base URL given as `--<option>`, without a trailing slash; anything else is a usage error. */
+export function parseBaseUrl(option: string, value: string): string {
+  const trimmed = value.replace(/\/+$/, '');
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new UsageError(`--${option} "${value}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--${option} must be an http(s) URL`);
+  if (!url.pathname.endsWith('/api')) throw new UsageError(`--${option} must be the API base URL ending in /api (got ${value})`);
+  return trimmed;
 }
 
 /** `a.b,c.*` → rule ids; unknown ids are a usage error. */

@@ -16,6 +16,8 @@ export class RuleViolation extends Error {
     readonly actual: string,
     readonly exchange: Exchange | undefined,
     readonly steps: readonly Exchange[],
+    /** A rule that failed before and was broken again earlier in this sequence: this failure may follow from it. */
+    readonly after?: string,
   ) {
     super(`${ruleId}: expected ${expected}; got ${actual}`);
     this.name = 'RuleViolation';
@@ -23,7 +25,7 @@ export class RuleViolation extends Error {
 
   /** The failure to report, found where `origin` says. */
   toFailure(origin: FailureOrigin): Failure {
-    return { ruleId: this.ruleId, expected: this.expected, actual: this.actual, exchange: this.exchange, steps: this.steps, origin };
+    return { ruleId: this.ruleId, expected: this.expected, actual: this.actual, exchange: this.exchange, steps: this.steps, origin, ...(this.after ? { after: this.after } : {}) };
   }
 }
 
@@ -39,6 +41,12 @@ export interface Failure {
   /** Every request of the (minimal) failing sequence, in order. */
   steps: readonly Exchange[];
   origin: FailureOrigin;
+  /**
+   * A rule that had already failed (so was not judged again) and was broken earlier in this same
+   * sequence: the suite's model may have taken that faulty answer as the truth, so this failure may
+   * be its consequence rather than a fault of its own.
+   */
+  after?: string;
 }
 
 /** What the run did with one operation: its answers by status, and the rules that checked one. */
@@ -99,15 +107,23 @@ export class Tally {
 }
 
 export class Checker {
+  /** The first rule that had already failed and was broken again in this sequence (not judged again). */
+  private brokenBefore: string | undefined;
+
   constructor(
     private readonly active: ReadonlySet<string>,
     private readonly tally: Tally,
     /** The exchanges of the current sequence, captured into violations. */
     private readonly trace: readonly Exchange[],
+    /**
+     * Every rule's requests are made and nothing is judged (`catalog-kit drift`, which compares
+     * two servers' answers instead): each check returns its outcome, records nothing, throws nothing.
+     */
+    private readonly judging = true,
   ) {}
 
   isActive(ruleId: string): boolean {
-    return this.active.has(ruleId);
+    return !this.judging || this.active.has(ruleId);
   }
 
   /**
@@ -116,12 +132,16 @@ export class Checker {
    * function: a message only a failure prints is then not built for every passing check.
    */
   check(ruleId: string, ok: boolean, expected: string | (() => string), actual: () => string, ex?: Exchange): boolean {
-    if (!this.active.has(ruleId)) return ok;
+    if (!this.judging) return ok;
+    if (!this.active.has(ruleId)) {
+      if (!ok && this.tally.hasFailed(ruleId)) this.brokenBefore ??= ruleId;
+      return ok;
+    }
     if (ok) {
       this.tally.pass(ruleId, ex);
       return true;
     }
-    throw new RuleViolation(ruleId, typeof expected === 'string' ? expected : expected(), actual(), ex, [...this.trace]);
+    throw new RuleViolation(ruleId, typeof expected === 'string' ? expected : expected(), actual(), ex, [...this.trace], this.brokenBefore);
   }
 
   /** Checks the status of an exchange. */
@@ -136,7 +156,7 @@ export class Checker {
   }
 
   note(ruleId: string, text: string): void {
-    this.tally.note(ruleId, text);
+    if (this.judging) this.tally.note(ruleId, text);
   }
 }
 

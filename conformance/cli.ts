@@ -3,21 +3,27 @@
  * through deps), run, print the rule table and failures, write reports, return the exit code.
  */
 import { exec } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { CONFORM_USAGE, parseConformArgs, UsageError, type ConformArgs } from './args.ts';
-import { DocumentError } from './document.ts';
-import { AbortedError, TransportError } from './http.ts';
+import { runFailure } from './run-failure.ts';
+import { loadDocument } from './document.ts';
+import type { Fetch } from './http.ts';
 import { catalogueText, consoleReport } from './report/console.ts';
+import { conformCtrf } from './report/ctrf.ts';
 import { jsonReport, junitXml } from './report/files.ts';
-import { runConformance, TargetError, type ConformanceOptions, type ConformanceReport } from './run.ts';
+import { conformHtml } from './report/html.ts';
+import { conformSarif } from './report/sarif.ts';
+import { writeReportFiles } from './report/write.ts';
+import { runConformance, type ConformanceOptions, type ConformanceReport } from './run.ts';
 
 export type Writer = ((text: string) => void) | { write(text: string): unknown };
 
+/** A reference catalog the suite runs against when no --target is given: on a port, or in-process with its own `fetch`. */
 export interface ReferenceServer {
   baseUrl: string;
   token: string;
   restrictedToken?: string;
+  /** How to reach it when it answers in-process (default: `globalThis.fetch` to baseUrl). */
+  fetch?: Fetch;
   close(): Promise<void>;
 }
 
@@ -32,7 +38,8 @@ export interface ConformDeps {
   handleSigint?: boolean;
 }
 
-function writer(w: Writer | undefined, fallback: NodeJS.WriteStream): (text: string) => void {
+/** A Writer as a function, or the process stream when none is given. */
+export function writer(w: Writer | undefined, fallback: NodeJS.WriteStream): (text: string) => void {
   if (!w) return (text) => void fallback.write(text);
   return typeof w === 'function' ? w : (text) => void w.write(text);
 }
@@ -85,6 +92,7 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
   if (sigint) process.on('SIGINT', onSigint);
   try {
     let baseUrl: string;
+    let fetch: Fetch | undefined;
     let token: string | undefined;
     let restrictedToken = args.restrictedToken ?? env.CK_RESTRICTED_TOKEN;
     if (args.target) {
@@ -96,11 +104,13 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
       err('conform: no --target: starting the in-process reference server\n');
       reference = await deps.startReference({ profile: args.profile });
       baseUrl = reference.baseUrl;
+      fetch = reference.fetch;
       token = args.token ?? reference.token;
       restrictedToken = restrictedToken ?? reference.restrictedToken;
     }
     const options: ConformanceOptions = {
       baseUrl,
+      fetch,
       token,
       restrictedToken,
       profile: args.profile,
@@ -112,7 +122,6 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
       settleTimeoutMs: args.settleTimeoutMs,
       openapi: args.openapi,
       minCoverage: args.minCoverage,
-      serverInProcess: reference !== undefined,
       log: (line) => err(`conform: ${line}\n`),
       isAborted: () => aborted,
     };
@@ -121,25 +130,7 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
     out(consoleReport(report));
     return report.failed > 0 || report.coverage.minimum?.met === false ? 1 : 0;
   } catch (e) {
-    if (e instanceof UsageError) {
-      err(`catalog-kit conform: ${e.message} (see catalog-kit conform --help)\n`);
-      return 2;
-    }
-    if (e instanceof TargetError || e instanceof DocumentError) {
-      err(`catalog-kit conform: ${e.message}\n`);
-      return 2;
-    }
-    if (e instanceof AbortedError) {
-      err('catalog-kit conform: interrupted; what the run created was removed\n');
-      return 2;
-    }
-    if (e instanceof TransportError) {
-      err(`catalog-kit conform: the target stopped answering: ${e.message}\n`);
-      return 2;
-    }
-    // A bug of the suite, not of the target: one line, the stack only on request.
-    const debug = Boolean(env.CK_DEBUG);
-    err(`catalog-kit conform: internal error of the suite: ${e instanceof Error ? (debug && e.stack) || e.message : String(e)}${debug ? '' : ' (set CK_DEBUG=1 for the stack)'}\n`);
+    err(runFailure('conform', e, 'the target', Boolean(env.CK_DEBUG)));
     return 2;
   } finally {
     if (sigint) process.off('SIGINT', onSigint);
@@ -147,15 +138,15 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
   }
 }
 
-async function writeReports(args: ConformArgs, report: ConformanceReport): Promise<void> {
-  for (const [file, text] of [
-    [args.junit, () => junitXml(report)],
-    [args.json, () => jsonReport(report)],
-  ] as const) {
-    if (!file) continue;
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, text());
-  }
+function writeReports(args: ConformArgs, report: ConformanceReport): Promise<void> {
+  return writeReportFiles(args, {
+    junit: () => junitXml(report),
+    ctrf: () => conformCtrf(report),
+    // The document is read again (its validators are compiled lazily: nothing is compiled twice).
+    sarif: async () => conformSarif(report, await loadDocument(report.profile, args.openapi)),
+    html: () => conformHtml(report),
+    json: () => jsonReport(report),
+  });
 }
 
 export { runConformance } from './run.ts';

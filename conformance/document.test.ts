@@ -1,9 +1,9 @@
 /**
- * The document responses are checked against (conformance/document.ts): the kit's own, through the
- * validators compiled at build time, and a target's own given with --openapi (OpenAPI 3.0 or 3.1,
- * JSON or YAML, compiled on first use).
+ * The document responses are checked against (conformance/document.ts): the kit's own, read from
+ * the bundle, and a target's own given with --openapi (OpenAPI 3.0 or 3.1, JSON or YAML); the
+ * suite compiles the validators of either itself, on first use.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +39,35 @@ describe("the kit's document", () => {
     const hardDelete = doc.match('DELETE', '/v1/containers/7b2c4e1a-0000-4000-8000-00000000c0de')!;
     expect(doc.check(hardDelete, 204, '', '', undefined).bodyProblems).toEqual([]);
     expect(doc.check(hardDelete, 204, 'application/json', '{}', {}).bodyProblems.join()).toMatch(/a body .* where the document gives none/);
+  });
+
+  it('compiles every response schema of the document with its own Ajv (none left unchecked), independent of the server build', async () => {
+    const doc = await loadDocument('contract');
+    expect(doc.location).toMatch(/openapi\/generated\/openapi\.bundle\.json$/);
+    let checked = 0;
+    for (const op of doc.operations) {
+      for (const status of op.statuses.filter((s) => /^\d{3}$/.test(s))) {
+        // A body no schema of the document accepts: every schema with content must name a problem.
+        const verdict = doc.check(op, Number(status), 'application/json', '[[["never"]]]', [[['never']]]);
+        if (verdict.bodyProblems.length > 0) checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(600);
+  });
+
+  it('finds the line where an operation is written in the bundle', async () => {
+    const doc = await loadDocument('contract');
+    const line = await doc.lineOf('GET /v1/containers/{id}');
+    const lines = readFileSync(doc.location, 'utf8').split('\n');
+    expect(line).toBeGreaterThan(1);
+    expect(lines[line! - 1]).toMatch(/^\s*"get": \{/);
+    expect(
+      lines
+        .slice(0, line! - 1)
+        .filter((l) => /^ {3}"\/v1\//.test(l))
+        .at(-1),
+    ).toMatch(/"\/v1\/containers\/\{id\}": \{/);
+    expect(await doc.lineOf('GET /v1/nowhere')).toBeUndefined();
   });
 
   it('lists every operation of the document once', async () => {
@@ -103,6 +132,7 @@ describe("a target's document (--openapi)", () => {
     expect(doc.source).toContain('target.yaml');
     const op = doc.match('GET', '/v1/things/7b2c4e1a-0000-4000-8000-00000000c0de')!;
     expect(op.operationId).toBe('getThing');
+    expect(await doc.lineOf('GET /v1/things/{id}')).toBe(TARGET_30.split('\n').findIndex((l) => l.trim() === 'get:') + 1);
     // given: a response; want: its problems
     const cases: { status: number; body: unknown; want: RegExp | null }[] = [
       { status: 200, body: { id: '7b2c4e1a-0000-4000-8000-00000000c0de', note: null }, want: null },
@@ -117,7 +147,9 @@ describe("a target's document (--openapi)", () => {
       if (want) expect(verdict.bodyProblems.join(), `${status} ${JSON.stringify(body)}`).toMatch(want);
       else expect(verdict.bodyProblems, `${status} ${JSON.stringify(body)}`).toEqual([]);
     }
-    expect(doc.check(op, 404, 'application/json', '{"code":"x"}', { code: 'x' }).schemaPath).toBe('#/components/responses/NotFound/content/application~1json/schema');
+    expect(doc.check(op, 404, 'application/json', '{"code":"x"}', { code: 'x' }).schemaPath).toBe(
+      '#/paths/~1v1~1things~1{id}/get/responses/404/content/application~1json/schema (#/components/responses/NotFound)',
+    );
     const csv = doc.match('GET', '/api/v1/things/7b2c4e1a-0000-4000-8000-00000000c0de/export')!;
     expect(doc.check(csv, 200, 'text/plain', 'a,b', undefined).bodyProblems).toEqual([]);
     expect(doc.check(csv, 200, 'text/plain', '', undefined).bodyProblems.join()).toMatch(/no body/);

@@ -2,18 +2,19 @@
  * The OpenAPI document every response is checked against (rules document.status-documented and
  * document.body-matches-schema), and the list of operations the coverage report counts.
  *
- * - By default, the kit's own document: the validators compiled from it at build time
- *   (openapi/generated/validators/, read as files; conformance never imports src/), with the
- *   variant of the profile the run expects. Nothing is compiled at run time.
+ * - By default, the kit's own document, read as data from the bundle
+ *   (openapi/generated/openapi.bundle.json; conformance never imports src/).
  * - With `--openapi <url|file>`, the target's own document (JSON or YAML, OpenAPI 3.0 or 3.1, with
- *   its references inside the one document): each response schema is compiled with Ajv the first
- *   time a response needs it, and kept for the rest of the run.
+ *   its references inside the one document).
+ *
+ * Either way the suite compiles its own validators with Ajv, each response schema the first time a
+ * response needs it, kept for the rest of the run: it shares no validator code with the server it
+ * checks, so a fault of the server's validator build cannot pass on both sides. The profiles'
+ * overlay of the kit's document (a service create without `connection`) touches request schemas
+ * only, so one document serves both profiles.
  */
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { requireWithCodeCache } from '../openapi/code-cache.ts';
 import type { Profile } from './profiles.ts';
 
 /** One documented operation. */
@@ -49,11 +50,15 @@ type Content = Record<string, { validate: () => Validate | undefined; where: () 
 export interface ApiDocument {
   /** What the responses are checked against, in words. */
   readonly source: string;
+  /** Where the document is: a file path or a URL (reports locate operations in it). */
+  readonly location: string;
   readonly operations: readonly DocOperation[];
   /** The operation a request addresses, by its method and path below the base URL (`/v1/...`, still percent-encoded). */
   match(method: string, path: string): DocOperation | undefined;
   /** Checks one response of `op`. */
   check(op: DocOperation, status: number, contentType: string, text: string, json: unknown): ResponseVerdict;
+  /** The line (1-based) where an operation (`GET /v1/containers/{id}`) is written in the document's text; read only when a report asks. */
+  lineOf(key: string): Promise<number | undefined>;
 }
 
 interface AjvLikeError {
@@ -214,70 +219,6 @@ function memoized(contentOf: (op: DocOperation, key: string) => Content | undefi
   };
 }
 
-// The kit's own document: compiled validators and their operation table (src/openapi/compiled.ts describes the files).
-
-interface CompiledEntry {
-  method: string;
-  path: string;
-  operationId: string;
-  responses: Record<string, Record<string, string | null>>;
-}
-interface CompiledTable {
-  operations: CompiledEntry[];
-  overrides?: Partial<Record<string, Record<string, CompiledEntry>>>;
-}
-
-/** openapi/generated/validators/, from conformance/ and from dist/conformance/ alike (scripts/build.mjs copies it). */
-const VALIDATORS_DIR = new URL('../openapi/generated/validators/', import.meta.url);
-const BUNDLE_PATH = fileURLToPath(new URL('../openapi/generated/openapi.bundle.json', import.meta.url));
-
-function kitDocument(profile: Profile): ApiDocument {
-  const require = createRequire(import.meta.url);
-  let table: { api: CompiledTable };
-  let validators: Record<string, Validate>;
-  try {
-    table = require(fileURLToPath(new URL('operations.json', VALIDATORS_DIR))) as { api: CompiledTable };
-    // With the V8 code cache the build writes beside it: 1.9 MB of JavaScript, else parsed and compiled inside the run (about 35 ms of the suite's CPU).
-    validators = requireWithCodeCache(fileURLToPath(new URL('responses.cjs', VALIDATORS_DIR))).exports as Record<string, Validate>;
-  } catch (error) {
-    throw new Error(`the compiled validators of the kit's document are missing (${fileURLToPath(VALIDATORS_DIR)}): run \`npm run build\` (${(error as Error).message})`);
-  }
-  const overrides = table.api.overrides?.[profile] ?? {};
-  const entries = table.api.operations.map((op, i) => overrides[String(i)] ?? op);
-  const byKey = new Map<string, CompiledEntry>();
-  const operations = entries.map((e) => {
-    const op: DocOperation = { key: `${e.method} ${e.path}`, method: e.method, path: e.path, operationId: e.operationId, statuses: Object.keys(e.responses) };
-    byKey.set(op.key, e);
-    return op;
-  });
-  let bundle: { document: { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> } } | undefined;
-  /** Where a schema sits in the bundled document, with the component it names; read only when a failure needs it. */
-  const where = (op: DocOperation, key: string, media: string) => () => {
-    const pointer = `#/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}/responses/${key}/content/${escapePointer(media)}/schema`;
-    try {
-      bundle ??= JSON.parse(readFileSync(BUNDLE_PATH, 'utf8')) as typeof bundle;
-      const response = bundle!.document.paths[op.path]?.[op.method.toLowerCase()]?.responses?.[key] as
-        { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> } | undefined;
-      const ref = response?.content?.[media]?.schema?.$ref ?? response?.$ref;
-      return ref ? `${pointer} (${ref})` : pointer;
-    } catch {
-      return pointer;
-    }
-  };
-  const matcher = new PathMatcher(operations);
-  const contentOf = memoized((op, key) => {
-    const content = byKey.get(op.key)?.responses[key];
-    if (!content) return undefined;
-    return Object.fromEntries(Object.entries(content).map(([media, name]) => [media, { validate: () => (name ? validators[name] : undefined), where: where(op, key, media) }]));
-  });
-  return {
-    source: `the kit's OpenAPI document (profile ${profile})`,
-    operations,
-    match: (method, path) => matcher.match(method, path),
-    check: (op, status, contentType, text, json) => checkResponse(op, status, contentType, text, json, contentOf),
-  };
-}
-
 // A target's document, given with --openapi.
 
 type Json = Record<string, unknown>;
@@ -318,7 +259,7 @@ function resolvePointer(doc: Json, ref: string): unknown {
   return node;
 }
 
-/** Loads the target's document and prepares lazy validators. */
+/** Loads the target's document. */
 async function targetDocument(source: string): Promise<ApiDocument> {
   const text = await readSource(source);
   let doc: Json;
@@ -331,12 +272,73 @@ async function targetDocument(source: string): Promise<ApiDocument> {
   if (!/^3\.[01]\./.test(version) || typeof doc.paths !== 'object' || doc.paths === null) {
     throw new DocumentError(`--openapi ${source}: not an OpenAPI 3.0 or 3.1 document (openapi: ${JSON.stringify(doc.openapi)}, paths ${doc.paths ? 'present' : 'missing'})`);
   }
+  return compileDocument(doc, `the target's OpenAPI document ${source}`, source, { text: async () => text, paths: ['paths'] });
+}
+
+/** openapi/generated/openapi.bundle.json, from conformance/ and from dist/conformance/ alike (scripts/build.mjs copies it). */
+const BUNDLE_PATH = fileURLToPath(new URL('../openapi/generated/openapi.bundle.json', import.meta.url));
+
+/** The kit's own document, as the bundle holds it. */
+async function kitDocument(profile: Profile): Promise<ApiDocument> {
+  let doc: Json;
+  try {
+    doc = (JSON.parse(await readFile(BUNDLE_PATH, 'utf8')) as { document: Json }).document;
+  } catch (error) {
+    throw new Error(`the kit's OpenAPI document cannot be read (${BUNDLE_PATH}): ${(error as Error).message}`);
+  }
+  return compileDocument(doc, `the kit's OpenAPI document (profile ${profile})`, BUNDLE_PATH, {
+    text: () => readFile(BUNDLE_PATH, 'utf8'),
+    paths: ['document', 'paths'],
+    schemasMustCompile: true,
+  });
+}
+
+/** Where the document's text is, to find an operation's line in it. */
+interface DocumentText {
+  text: () => Promise<string>;
+  /** The keys leading to `paths` in the text (the bundle wraps the document). */
+  paths: readonly string[];
+  /** A schema Ajv cannot compile is the suite's fault (the kit's own document), not a body to leave unchecked. */
+  schemasMustCompile?: boolean;
+}
+
+/** Finds the line of each operation in a JSON or YAML text, with the positions the yaml parser keeps; parsed once, when a report first asks. */
+function lineFinder(source: DocumentText): (key: string) => Promise<number | undefined> {
+  let lines: Promise<Map<string, number>> | undefined;
+  const read = async () => {
+    const found = new Map<string, number>();
+    const { parseDocument, LineCounter, isMap, isScalar } = await import('yaml');
+    const counter = new LineCounter();
+    const doc = parseDocument(await source.text(), { lineCounter: counter });
+    const paths = doc.getIn(source.paths, true);
+    if (!isMap(paths)) return found;
+    for (const item of paths.items) {
+      if (!isScalar(item.key) || !isMap(item.value)) continue;
+      for (const op of item.value.items) {
+        if (!isScalar(op.key) || !op.key.range) continue;
+        found.set(`${String(op.key.value).toUpperCase()} ${String(item.key.value)}`, counter.linePos(op.key.range[0]).line);
+      }
+    }
+    return found;
+  };
+  return async (key) => {
+    lines ??= read().catch(() => new Map());
+    return (await lines).get(key);
+  };
+}
+
+/** A document's operations, and validators of its response schemas compiled with Ajv on first use. */
+async function compileDocument(doc: Json, source: string, location: string, text: DocumentText): Promise<ApiDocument> {
+  const schemasMustCompile = text.schemasMustCompile ?? false;
+  const version = String(doc.openapi);
   // CommonJS modules: their default export is the class (as scripts/compile-validators.ts loads them).
   const [ajvModule, ajv2020Module, formatsModule] = await Promise.all([import('ajv'), import('ajv/dist/2020.js'), import('ajv-formats')]);
   const AjvDraft7 = ajvModule.default as unknown as typeof ajvModule.default.default;
   const Ajv2020 = ajv2020Module.default as unknown as typeof ajv2020Module.default.default;
   const addFormats = formatsModule.default as unknown as typeof formatsModule.default.default;
-  const options = { strict: false, allErrors: false, validateSchema: false, discriminator: true } as const;
+  // Each component compiled once and shared, and the code not optimised: a run compiles a few hundred
+  // schemas and runs each a few times (bench/conformance-speed.ts, the wall time of a default run).
+  const options = { strict: false, allErrors: false, validateSchema: false, discriminator: true, inlineRefs: false, code: { optimize: false } } as const;
   const ajv = version.startsWith('3.1.') ? new Ajv2020(options) : new AjvDraft7(options);
   addFormats(ajv);
   // The whole document under one id: `#/components/...` references resolve inside it.
@@ -365,30 +367,33 @@ async function targetDocument(source: string): Promise<ApiDocument> {
     if (!compiled.has(pointer)) {
       try {
         compiled.set(pointer, ajv.compile({ $ref: `openapi:target${pointer.replace(/[{}]/g, encodeURIComponent)}` }) as Validate);
-      } catch {
-        // A schema Ajv cannot compile is not the target's fault: that body goes unchecked.
+      } catch (error) {
+        if (schemasMustCompile) throw new Error(`${source}: the schema at ${pointer} does not compile: ${(error as Error).message}`);
+        // A schema of a target's document that Ajv cannot compile is not the target's fault: that body goes unchecked.
         compiled.set(pointer, null);
       }
     }
     return compiled.get(pointer) ?? undefined;
   };
   const matcher = new PathMatcher(operations);
-  const contentOf = memoized(targetContent(doc, responsesOf, compile));
+  const contentOf = memoized(responseContent(doc, responsesOf, compile));
   /** The document's server path (`/api` of `http://host/api`), which its paths may sit under. */
   const servers = Array.isArray(doc.servers) ? (doc.servers as Json[]) : [];
   const basePaths = servers.map((s) => (typeof s.url === 'string' ? new URL(s.url, 'http://x').pathname.replace(/\/+$/, '') : '')).filter(Boolean);
   return {
-    source: `the target's OpenAPI document ${source}`,
+    source,
+    location,
     operations,
     match(method, path) {
       return matcher.match(method, path) ?? basePaths.map((base) => (path.startsWith(`${base}/`) ? matcher.match(method, path.slice(base.length)) : undefined)).find(Boolean);
     },
-    check: (op, status, contentType, text, json) => checkResponse(op, status, contentType, text, json, contentOf),
+    check: (op, status, contentType, body, json) => checkResponse(op, status, contentType, body, json, contentOf),
+    lineOf: lineFinder(text),
   };
 }
 
-/** A target document's content of one response of `op`, its $refs followed. */
-function targetContent(
+/** A document's content of one response of `op`, its $refs followed. */
+function responseContent(
   doc: Json,
   responsesOf: ReadonlyMap<string, Record<string, unknown>>,
   compile: (pointer: string) => Validate | undefined,
@@ -396,7 +401,8 @@ function targetContent(
   return (op, key) => {
     const responses = responsesOf.get(op.key) ?? {};
     let response = responses[key] as Json | undefined;
-    let pointer = `#/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}/responses/${escapePointer(key)}`;
+    const operationPointer = `#/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}/responses/${escapePointer(key)}`;
+    let pointer = operationPointer;
     for (let hops = 0; typeof response?.$ref === 'string' && hops < 5; hops++) {
       pointer = response.$ref as string;
       response = resolvePointer(doc, pointer) as Json | undefined;
@@ -407,15 +413,10 @@ function targetContent(
       Object.entries(content ?? {}).map(([media, entry]) => {
         const schemaPointer = `${pointer}/content/${escapePointer(media)}/schema`;
         const schema = entry?.schema as Json | undefined;
-        return [
-          media,
-          schema
-            ? {
-                validate: () => compile(schemaPointer),
-                where: () => (typeof schema.$ref === 'string' ? `${schemaPointer} (${schema.$ref})` : schemaPointer),
-              }
-            : null,
-        ];
+        // Named from the operation, with the components it goes through (a shared response, a schema).
+        const named = [pointer === operationPointer ? '' : pointer, typeof schema?.$ref === 'string' ? schema.$ref : ''].filter(Boolean);
+        const where = `${operationPointer}/content/${escapePointer(media)}/schema${named.length > 0 ? ` (${named.join(', ')})` : ''}`;
+        return [media, schema ? { validate: () => compile(schemaPointer), where: () => where } : null];
       }),
     );
   };

@@ -1,11 +1,21 @@
 /**
- * A small HTTP client for the target: one call = one recorded Exchange (request and response),
- * which is what failure reports print as curl commands.
+ * The suite's client of the target: one call = one recorded Exchange (request and response), which
+ * is what failure reports print as curl commands. Requests go through a WHATWG `fetch`: Node's own
+ * (undici, connections kept alive) by default, or any function that answers like it (an in-process
+ * catalog's `fetch`), given as `ClientOptions.fetch`.
  */
-import { ConnectionPool, DEFAULT_TIMEOUT_MS, sendRequest, type RawResponse } from './transport.ts';
+import { describeFetchError, TransportError } from './fetch-errors.ts';
 
-export { TransportError } from './transport.ts';
-export type { TransportFailure } from './transport.ts';
+export { TransportError } from './fetch-errors.ts';
+export type { TransportFailure } from './fetch-errors.ts';
+
+/** What the suite needs of `fetch`: `globalThis.fetch` is one, and so is an in-process catalog's. */
+export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Per-request time limit when --timeout is not given. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** Larger answers are not this API (a page of a list is kilobytes): stop reading, exit 2. */
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** Which credentials a request carries. `invalid:*` tokens are built by the suite itself. */
 export type AuthMode = 'admin' | 'restricted' | 'none' | { header: string; label: string; secret?: boolean };
@@ -63,21 +73,21 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Checked before every request; set when the run is interrupted. */
   isAborted?: () => boolean;
+  /** How requests are sent (default `globalThis.fetch`). */
+  fetch?: Fetch;
 }
 
 let seqCounter = 0;
 
-/** The characters URLSearchParams writes unencoded (application/x-www-form-urlencoded). */
-const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
-
 export class HttpClient {
   readonly baseUrl: string;
   private readonly timeoutMs: number;
-  private readonly pool = new ConnectionPool();
+  private readonly fetch: Fetch;
 
   constructor(private readonly opts: ClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
   get hasRestrictedToken(): boolean {
@@ -89,15 +99,9 @@ export class HttpClient {
   }
 
   url(path: string, query?: RequestSpec['query']): string {
-    let qs = '';
-    for (const k in query) {
-      const v = query[k];
-      if (v === undefined) continue;
-      const value = String(v);
-      // What URLSearchParams leaves as is goes as is; anything else is encoded by it (form encoding).
-      const pair = FORM_SAFE.test(k) && FORM_SAFE.test(value) ? `${k}=${value}` : new URLSearchParams([[k, value]]).toString();
-      qs += qs ? `&${pair}` : pair;
-    }
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
+    const qs = params.toString();
     return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
   }
 
@@ -127,9 +131,9 @@ export class HttpClient {
     const contentType = requestBody !== undefined ? (spec.contentType ?? 'application/json') : undefined;
     if (contentType) headers['content-type'] = contentType;
 
-    let res: RawResponse;
+    let res: { status: number; headers: Record<string, string>; text: string };
     try {
-      res = await sendRequest(url, spec.method, headers, requestBody, this.timeoutMs, this.pool);
+      res = await this.exchange(url, spec.method, headers, requestBody);
     } catch (err) {
       if (this.opts.isAborted?.()) throw new AbortedError();
       throw err;
@@ -160,6 +164,47 @@ export class HttpClient {
       json,
     };
   }
+
+  /**
+   * One request and its whole answer within the time limit; the body at most MAX_RESPONSE_BYTES.
+   * Redirects are answers like any other (the suite checks them), not followed.
+   */
+  private async exchange(url: string, method: string, headers: Record<string, string>, body: string | undefined) {
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    let answered = false;
+    try {
+      const res = await this.fetch(url, { method, headers, body, signal, redirect: 'manual' });
+      answered = true;
+      const names: Record<string, string> = {};
+      res.headers.forEach((value, name) => {
+        names[name] = names[name] === undefined ? value : `${names[name]}, ${value}`;
+      });
+      return { status: res.status, headers: names, text: await readText(res, url) };
+    } catch (err) {
+      if (err instanceof TransportError) throw new TransportError(`${method} ${url}: ${err.message}`, url, err.failure);
+      const { failure, reason } = describeFetchError(err, this.timeoutMs);
+      throw new TransportError(answered ? `${method} ${url}: reading the response failed: ${reason}` : `${method} ${url} failed: ${reason}`, url, failure);
+    }
+  }
+}
+
+/** The body as UTF-8 text, given up past MAX_RESPONSE_BYTES (an endless answer is not read into memory). */
+async function readText(res: Response, url: string): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > MAX_RESPONSE_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new TransportError(`the answer is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB`, url, 'too-large');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A plain JSON object, or undefined. */

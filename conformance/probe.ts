@@ -18,6 +18,7 @@ const ADVICE: Record<TransportFailure, string> = {
   closed: 'The server (or a proxy in front of it) dropped the connection: check its logs, and that --target is http/https as the server expects.',
   'not-http': 'Something that does not speak HTTP listens there: is --target the right host and port?',
   'too-large': 'A list of one item is kilobytes: --target is not the metadata-catalog API.',
+  'bad-url': 'Give --target as the API base URL, e.g. http://127.0.0.1:8585/api.',
   other: 'Is the server running, and is --target its base URL ending in /api?',
 };
 

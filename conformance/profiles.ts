@@ -103,6 +103,16 @@ export function isProfile(value: string): value is Profile {
 }
 
 /**
+ * The answer fields `catalog-kit drift` compares by presence only, per profile: texts each
+ * implementation words its own way (an error's `message`: docs/behaviour.md "Errors" fixes its
+ * meaning, not its wording), so a difference in their wording is no drift.
+ */
+export const DRIFT_FREE_FIELDS: Readonly<Record<Profile, readonly string[]>> = {
+  contract: ['message'],
+  openmetadata: ['message'],
+};
+
+/**
  * The error type the interface specification gives each error status it lists (docs/behaviour.md
  * "Errors"); conformance/profiles.test.ts checks it against the Error schema of the OpenAPI document.
  */

@@ -236,6 +236,21 @@ export const RULES: readonly Rule[] = [
     source: observed('docs/behaviour.md "Events" (EventResource.java, ChangeEventRepository.java, changeEventType.json)'),
   },
   {
+    id: 'events.order',
+    name: 'GET /v1/events lists the events oldest first (timestamps never going back), as OpenMetadata sorts them',
+    source: observed('docs/behaviour.md "Events" (EntityUtil.compareChangeEvent)'),
+  },
+  {
+    id: 'events.entity-after-write',
+    name: "An event's entity is the entity right after the write it records: its version is the event's currentVersion and it shows the change",
+    source: observed('docs/behaviour.md "Events" (changeEvent.json entity)'),
+  },
+  {
+    id: 'events.change-description',
+    name: "An update's changeDescription says what changed: previousVersion is the version before the write, fieldsUpdated names the field with its old and new values",
+    source: observed('docs/behaviour.md "Events" (ChangeEventHandler, changeEvent.json changeDescription)'),
+  },
+  {
     id: 'events.rejected-write-none',
     name: 'A refused write (409, 404, 400) adds no change event',
     source: observed('docs/behaviour.md "Events" (EventResource.java: events of committed changes only)'),
@@ -259,6 +274,11 @@ export const RULES: readonly Rule[] = [
     id: 'profiler-config.not-found-404',
     name: 'Profiler config of an unknown table, or of a table that has none, gives 404',
     source: contract('"Table profiler"'),
+  },
+  {
+    id: 'sample-data.per-table',
+    name: "Sample data written to one table is that table's only: another table of the same schema still has none",
+    source: contract('"Table sample data"'),
   },
   {
     id: 'sample-data.round-trip',
@@ -407,6 +427,11 @@ export const RULES: readonly Rule[] = [
     source: observed('docs/behaviour.md "Versions" (EntityRepository.java listVersions, getVersion)'),
   },
   {
+    id: 'patch.failed-test-applies-nothing',
+    name: 'A JSON Patch whose test operation fails is refused (400) and applies none of its operations: description and version unchanged',
+    source: observed('docs/behaviour.md "Patch" (RFC 6902 section 5; EntityResource.java patchInternal)'),
+  },
+  {
     id: 'patch.applies',
     name: 'PATCH by id and by name applies the JSON Patch: 200 with the change, kept by later reads; patching deleted gives 400, a soft-deleted entity 404',
     source: observed('docs/behaviour.md "Patch" (EntityResource.java patchInternal, EntityRepository.java patch)'),
@@ -434,6 +459,11 @@ export const RULES: readonly Rule[] = [
     name: 'PUT tableProfile stores a table, column and system profile; GET tableProfile, columnProfile and systemProfile return them in their time range, and tableProfile/latest answers the table with them',
     source: contract('"Table profiler" (table, column and system profiles); the shapes: docs/behaviour.md "Table data", "Table columns and custom metrics"'),
     expect: { contract: 'reads keyed by the table id', openmetadata: 'reads keyed by the table FQN (columnProfile by the column FQN), with startTs and endTs' },
+  },
+  {
+    id: 'csv.dry-run-changes-nothing',
+    name: 'A CSV import with dryRun=true that would change an entity answers a dry-run result and changes nothing',
+    source: observed('docs/behaviour.md "CSV import and export" (EntityResource.java importCsvInternal, dryRun)'),
   },
   {
     id: 'csv.export-import-round-trip',
@@ -519,6 +549,11 @@ export const RULES: readonly Rule[] = [
     id: 'custom-properties.declared-round-trip',
     name: 'An extension value of a property declared on the entity type is stored as sent through create, PATCH and upsert, and GET with fields=extension returns it',
     source: observed('docs/behaviour.md "Custom properties" (TypeRepository.java addCustomProperty; CustomPropertyValidator.java validateExtension)'),
+  },
+  {
+    id: 'custom-properties.wrong-type-refused',
+    name: 'An extension value of the wrong JSON type for its declared property (a number for a string) is refused with 400 on create and PATCH, and changes nothing',
+    source: observed('docs/behaviour.md "Custom properties" (CustomPropertyValidator.java validateExtension)'),
   },
   {
     id: 'custom-properties.undeclared-refused',

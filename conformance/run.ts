@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { Tally } from './checker.ts';
 import { loadDocument } from './document.ts';
-import { AbortedError, HttpClient, TransportError } from './http.ts';
+import { AbortedError, HttpClient, TransportError, type Fetch } from './http.ts';
 import { expectationsFor, type Profile } from './profiles.ts';
 import { probeKinds, probeTarget, resolveUser, TargetError } from './probe.ts';
 import { randomPhase } from './random-phase.ts';
@@ -17,6 +17,8 @@ import { CleanupRegistry, type RunContext } from './session.ts';
 export interface ConformanceOptions {
   /** Base URL of the target, ending in /api. */
   baseUrl: string;
+  /** How requests reach the target (default `globalThis.fetch`; an in-process catalog's `fetch` needs no port). */
+  fetch?: Fetch;
   token: string;
   restrictedToken?: string;
   profile?: Profile;
@@ -42,8 +44,6 @@ export interface ConformanceOptions {
   openapi?: string;
   /** `--min-coverage`: the least percentage of the interface's operations the run must check (the report says whether it did). */
   minCoverage?: number;
-  /** The target runs in this process (the in-process reference): the suite's CPU time includes the server's. */
-  serverInProcess?: boolean;
 }
 
 const DEFAULT_RUNS = 25;
@@ -53,14 +53,20 @@ export type { ConformanceReport } from './report/model.ts';
 
 export async function runConformance(opts: ConformanceOptions): Promise<ConformanceReport> {
   const started = Date.now();
-  const cpuBefore = process.cpuUsage();
   const log = opts.log ?? (() => {});
   const profile = opts.profile ?? 'contract';
   const selected = opts.rules && opts.rules.length > 0 ? [...opts.rules] : [...RULE_IDS];
   const active = new Set(selected);
-  const client = new HttpClient({ baseUrl: opts.baseUrl, token: opts.token, restrictedToken: opts.restrictedToken, timeoutMs: opts.timeoutMs, isAborted: opts.isAborted });
+  const client = new HttpClient({
+    baseUrl: opts.baseUrl,
+    token: opts.token,
+    restrictedToken: opts.restrictedToken,
+    timeoutMs: opts.timeoutMs,
+    isAborted: opts.isAborted,
+    fetch: opts.fetch,
+  });
   // Cleanup must still work after Ctrl-C: its client ignores the abort flag.
-  const cleanupClient = new HttpClient({ baseUrl: opts.baseUrl, token: opts.token, timeoutMs: opts.timeoutMs });
+  const cleanupClient = new HttpClient({ baseUrl: opts.baseUrl, token: opts.token, timeoutMs: opts.timeoutMs, fetch: opts.fetch });
 
   const document = await loadDocument(profile, opts.openapi);
   await probeTarget(client);
@@ -112,7 +118,6 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
   }
   cleanupProblems = await ctx.cleanup.remove(cleanupClient).catch((e: Error) => [e.message]);
   if (cleanupProblems.length > 0) log(`cleanup left ${cleanupProblems.length} root(s), e.g. ${cleanupProblems.slice(0, 3).join('; ')}`);
-  const cpu = process.cpuUsage(cpuBefore);
   return buildReport({
     target: client.baseUrl,
     profile,
@@ -127,6 +132,5 @@ export async function runConformance(opts: ConformanceOptions): Promise<Conforma
     document,
     exp: ctx.exp,
     minCoverage: opts.minCoverage,
-    cpu: { userMs: cpu.user / 1000, systemMs: cpu.system / 1000, includesServer: opts.serverInProcess ?? false },
   });
 }

@@ -121,11 +121,16 @@ export class Session {
   private readonly roots: Array<{ kind: Kind; name: string }> = [];
   private readonly extras: string[] = [];
 
+  /**
+   * @param judging false for `catalog-kit drift`: the commands make every request, no rule is
+   * judged and no response is checked against the document (conformance/drift/ compares answers).
+   */
   constructor(
     readonly ctx: RunContext,
     active: ReadonlySet<string>,
+    private readonly judging = true,
   ) {
-    this.checker = new Checker(active, ctx.tally, this.trace);
+    this.checker = new Checker(active, ctx.tally, this.trace, judging);
   }
 
   /** Registers a root BEFORE the request that may create it. */
@@ -150,7 +155,7 @@ export class Session {
   async send(spec: RequestSpec): Promise<Exchange> {
     const ex = await this.ctx.client.send(spec);
     this.trace.push(ex);
-    observe(this.ctx, this.checker, ex);
+    if (this.judging) observe(this.ctx, this.checker, ex);
     return ex;
   }
 

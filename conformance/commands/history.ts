@@ -9,9 +9,9 @@ import type { Session } from '../session.ts';
 import { expectUnchanged, scopeOf } from '../side-effects.ts';
 import { BaseCommand } from './base.ts';
 
-export type PatchVariant = 'change' | 'same' | 'major' | 'patchDeleted' | 'softDeleted';
+export type PatchVariant = 'change' | 'same' | 'major' | 'patchDeleted' | 'softDeleted' | 'failedTest';
 
-export const PATCH_VARIANTS: readonly PatchVariant[] = ['change', 'same', 'major', 'patchDeleted', 'softDeleted'];
+export const PATCH_VARIANTS: readonly PatchVariant[] = ['change', 'same', 'major', 'patchDeleted', 'softDeleted', 'failedTest'];
 
 /** Fields whose change is a major one, by kind (docs/behaviour.md "Versions"). */
 const MAJOR_FIELDS: Partial<Record<string, { field: string; value: (old: unknown) => unknown }>> = {
@@ -55,6 +55,13 @@ export async function patchEntity(s: Session, m: Model, e: ModelEntity, variant:
     case 'patchDeleted':
       ops = [{ op: 'replace', path: '/deleted', value: true }];
       break;
+    case 'failedTest':
+      // A change, then a test that fails: RFC 6902 section 5 stops the whole patch.
+      ops = [
+        { op: 'add', path: '/description', value: `${String(e.body.description ?? '')} (must not be applied)` },
+        { op: 'test', path: '/name', value: `${e.name}-not-its-name` },
+      ];
+      break;
   }
   const ex = await s.send({
     method: 'PATCH',
@@ -64,6 +71,23 @@ export async function patchEntity(s: Session, m: Model, e: ModelEntity, variant:
   });
   const what = `PATCH ${describe(e)} by ${byName ? 'name' : 'id'} (${variant}: ${JSON.stringify(ops)})`;
   const label = `${describe(e)} ${variant} by ${byName ? 'name' : 'id'}`;
+  if (variant === 'failedTest') {
+    const failed = 'patch.failed-test-applies-nothing';
+    if (!s.expectError(failed, ex, 400, `${what}: the test fails`)) {
+      if (ex.status < 300) e.version = null;
+      return label;
+    }
+    const after = await readEntity(s, e, { by: 'id' });
+    const now = asObject(after.json);
+    c.check(
+      failed,
+      after.status === 200 && now?.description === (e.body.description ?? now?.description) && sameVersion(now?.version, e.version),
+      `${describe(e)} as before the refused patch: description ${JSON.stringify(e.body.description)}, version ${e.version}`,
+      () => `${after.status} description ${JSON.stringify(now?.description)}, version ${JSON.stringify(now?.version)}`,
+      after,
+    );
+    return label;
+  }
   if (variant === 'patchDeleted' || variant === 'softDeleted') {
     const status = variant === 'patchDeleted' ? 400 : 404;
     s.expectError(rule, ex, status, `${what}${variant === 'softDeleted' ? ' of a soft-deleted entity' : ''}`);

@@ -144,7 +144,7 @@ const COMMAND_SPECS: readonly CommandSpec[] = [
   },
   {
     name: 'patch',
-    rules: ['patch.applies', 'versions.arithmetic', 'errors.body-shape', 'side-effects.rejected-request-changes-nothing'],
+    rules: ['patch.applies', 'patch.failed-test-applies-nothing', 'versions.arithmetic', 'errors.body-shape', 'side-effects.rejected-request-changes-nothing'],
     weight: 2,
     arb: fc.tuple(fc.constantFrom(...PATCH_VARIANTS), pos, fc.boolean()).map(([v, p, n]) => new PatchCommand(v, p, n)),
   },

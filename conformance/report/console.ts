@@ -1,11 +1,10 @@
 /** The human report: per-rule table, then every failure with its requests as curl and how to replay it. */
 import type { Failure } from '../checker.ts';
+import { firstNeeded } from './needed.ts';
 import { responseSummary, shellQuote, toCurl } from '../curl.ts';
 import { describeSource, RULES, ruleGroup } from '../rules.ts';
 import type { ConformanceReport, RuleResult } from './model.ts';
 
-/** Requests printed per failure (the JSON report has all of them). */
-const MAX_STEPS = 25;
 /** Operations listed as not covered (the JSON report has all of them). */
 const MAX_LISTED = 12;
 
@@ -16,7 +15,9 @@ function ruleTable(report: ConformanceReport): string {
   const lines = [`${'rule'.padEnd(idWidth)}  ${'result'.padEnd(13)}  ${'checks'.padStart(6)}  source`];
   for (const r of report.rules) {
     const source = r.source.kind === 'contract' ? 'contract' : 'OpenMetadata';
-    lines.push(`${r.id.padEnd(idWidth)}  ${STATUS_TEXT[r.status].padEnd(13)}  ${String(r.checks).padStart(6)}  ${source}${r.note ? `  (${r.note})` : ''}`);
+    const after = followsFrom(r);
+    const note = r.note ?? (after ? `may follow from ${after}` : undefined);
+    lines.push(`${r.id.padEnd(idWidth)}  ${STATUS_TEXT[r.status].padEnd(13)}  ${String(r.checks).padStart(6)}  ${source}${note ? `  (${note})` : ''}`);
   }
   return lines.join('\n');
 }
@@ -27,9 +28,22 @@ export function replayCommand(report: ConformanceReport, f: Failure): string {
   return base;
 }
 
+/** The rule every failure of a failed rule may follow from (broken before it in its sequence), if all have one. */
+export function followsFrom(rule: RuleResult): string | undefined {
+  const first = rule.failures[0]?.after;
+  return first && rule.failures.every((f) => f.after !== undefined) ? first : undefined;
+}
+
+/** The requests a failure prints: every one from the first it needs (report/needed.ts) to the last. */
+export function failureSteps(f: Failure): { from: number; steps: Failure['steps'] } {
+  const from = firstNeeded(f.steps, f.exchange);
+  return { from, steps: f.steps.slice(from) };
+}
+
 export function failureText(report: ConformanceReport, rule: RuleResult, f: Failure, index: number): string {
   const out: string[] = [];
-  out.push(`${index}) ${rule.id}: ${rule.name}`);
+  out.push(`${index}) ${rule.id}: ${rule.name}${f.after ? '' : ' (the first rule broken in its sequence)'}`);
+  if (f.after) out.push(`   follows:  ${f.after} failed before and was broken earlier in this sequence: this failure may be its consequence`);
   out.push(`   source:   ${describeSource(rule.source)}`);
   out.push(`   expected: ${f.expected}`);
   out.push(`   actual:   ${f.actual}`);
@@ -39,18 +53,39 @@ export function failureText(report: ConformanceReport, rule: RuleResult, f: Fail
   } else {
     out.push(`   found by: the deterministic scenario "${f.origin.scenario}"`);
   }
-  const steps = f.steps.slice(-MAX_STEPS);
-  const omitted = f.steps.length - steps.length;
+  const { from, steps } = failureSteps(f);
   out.push(
-    `   requests (ids are this run's; export CK_TOKEN${f.steps.some((s) => s.authLabel === 'restricted') ? ' and CK_RESTRICTED_TOKEN' : ''} first)${omitted > 0 ? `, last ${steps.length} of ${f.steps.length}` : ''}:`,
+    `   requests, every one from the first this failure needs (ids are this run's; export CK_TOKEN${steps.some((s) => s.authLabel === 'restricted') ? ' and CK_RESTRICTED_TOKEN' : ''} first)${from > 0 ? `; the ${from} before it set up nothing it touches` : ''}:`,
   );
   steps.forEach((ex, i) => {
     const marker = ex === f.exchange || (f.exchange && ex.seq === f.exchange.seq) ? '   <-- here' : '';
-    out.push(`   ${String(omitted + i + 1).padStart(3)}. ${toCurl(ex)}`);
+    out.push(`   ${String(i + 1).padStart(3)}. ${toCurl(ex)}`);
     out.push(`        -> ${responseSummary(ex)}${marker}`);
   });
   out.push(`   replay:   ${replayCommand(report, f)}`);
   return out.join('\n');
+}
+
+/** Every failure, those of the first rule broken in their sequence first, then the ones that may follow from another. */
+export function orderedFailures(report: ConformanceReport): { rule: RuleResult; f: Failure }[] {
+  const all = report.rules.flatMap((rule) => rule.failures.map((f) => ({ rule, f })));
+  return [...all.filter((x) => !x.f.after), ...all.filter((x) => x.f.after)];
+}
+
+/**
+ * The run's counts, consistent with each other: requests answered and the distinct operations they
+ * went to (only those answered), and the rules exercised (passed or failed: a failed check exercised
+ * its rule too).
+ */
+export function runCounts(report: ConformanceReport): { requests: number; distinct: number; exercisedRules: number; passingChecks: number } {
+  const c = report.coverage;
+  const answered = [...c.operations.map((op) => op.statuses), ...c.undocumented.map((u) => u.statuses)].map((statuses) => Object.values(statuses).reduce((a, b) => a + b, 0));
+  return {
+    requests: answered.reduce((a, b) => a + b, 0),
+    distinct: answered.filter((n) => n > 0).length,
+    exercisedRules: report.rules.filter((r) => r.status !== 'not-exercised').length,
+    passingChecks: report.rules.reduce((n, r) => n + r.checks, 0),
+  };
 }
 
 /** The first path segments that name a collection: `/v1/services/storageServices`, `/v1/containers`, `/v1/tables/{id}/sampleData`. */
@@ -94,29 +129,19 @@ export function coverageText(report: ConformanceReport): string {
     lines.push(`  not covered: ${c.interface.missing.slice(0, MAX_LISTED).join(', ')}${more}`);
   }
   if (c.undocumented.length > 0) lines.push(`  requests no operation documents: ${c.undocumented.map((u) => `${u.request} (${statusList(u.statuses)})`).join(', ')}`);
-  const requests =
-    c.operations.reduce((n, op) => n + Object.values(op.statuses).reduce((a, b) => a + b, 0), 0) +
-    c.undocumented.reduce((n, u) => n + Object.values(u.statuses).reduce((a, b) => a + b, 0), 0);
-  lines.push(`  requests checked: ${requests} (${c.operations.length + c.undocumented.length} distinct operations)`);
-  const exercised = report.rules.filter((r) => r.checks > 0);
-  lines.push(`  rules: ${exercised.length} of ${report.rules.length} exercised, ${exercised.reduce((n, r) => n + r.checks, 0)} passing checks (per rule: the checks column above)`);
+  const { requests, distinct, exercisedRules, passingChecks } = runCounts(report);
+  lines.push(`  requests checked: ${requests} (${distinct} distinct operations)`);
+  lines.push(`  rules: ${exercisedRules} of ${report.rules.length} exercised (passed or failed), ${passingChecks} passing checks (per rule: the checks column above)`);
   return lines.join('\n');
-}
-
-/** The suite's own CPU time, and its share of the run. */
-export function cpuText(report: ConformanceReport): string {
-  const { cpu } = report;
-  const seconds = ((cpu.userMs + cpu.systemMs) / 1000).toFixed(1);
-  return `suite CPU: ${seconds} s, ${cpu.percent}% of the run${cpu.includesServer ? ' (includes the in-process reference server)' : ''}`;
 }
 
 export function consoleReport(report: ConformanceReport): string {
   const parts: string[] = ['', ruleTable(report)];
   const failing = report.rules.filter((r) => r.status === 'fail');
   if (failing.length > 0) {
-    parts.push('', 'FAILURES', '');
+    parts.push('', 'FAILURES (first the rules broken first in their sequence, then those that may follow from them)', '');
     let n = 0;
-    for (const rule of failing) for (const f of rule.failures) parts.push(failureText(report, rule, f, ++n), '');
+    for (const { rule, f } of orderedFailures(report)) parts.push(failureText(report, rule, f, ++n), '');
   }
   if (report.cleanupProblems.length > 0) {
     // The first few are enough to see why; a target failing every DELETE would print hundreds.
@@ -128,7 +153,7 @@ export function consoleReport(report: ConformanceReport): string {
     '',
     coverageText(report),
     '',
-    `target ${report.target}, profile ${report.profile}, seed ${report.seed}, ${report.runs} random sequence(s), ${(report.durationMs / 1000).toFixed(1)} s; ${cpuText(report)}`,
+    `target ${report.target}, profile ${report.profile}, seed ${report.seed}, ${report.runs} random sequence(s), ${(report.durationMs / 1000).toFixed(1)} s`,
     `${report.rules.length} rule(s): ${report.passed} passed, ${report.failed} failed, ${report.notExercised} not exercised`,
     `${report.passed} passed, ${report.failed} failed`,
   );

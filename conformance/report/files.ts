@@ -2,10 +2,10 @@
 import type { Failure } from '../checker.ts';
 import { toCurl } from '../curl.ts';
 import { describeSource, ruleGroup } from '../rules.ts';
-import { coverageText, cpuText, failureText } from './console.ts';
+import { coverageText, failureSteps, failureText, runCounts } from './console.ts';
 import type { ConformanceReport } from './model.ts';
 
-function xmlEscape(s: string): string {
+export function xmlEscape(s: string): string {
   return (
     s
       .replace(/&/g, '&amp;')
@@ -38,7 +38,6 @@ export function junitXml(report: ConformanceReport): string {
     `      <property name="coverage.interface.checked" value="${report.coverage.interface.checked}"/>`,
     `      <property name="coverage.interface.percent" value="${report.coverage.interface.percent}"/>`,
     `      <property name="coverage.document.exercised" value="${report.coverage.all.exercised}"/>`,
-    `      <property name="cpu.percent" value="${report.cpu.percent}"/>`,
     '    </properties>',
   ];
   let n = 0;
@@ -68,17 +67,21 @@ export function junitXml(report: ConformanceReport): string {
       lines.push(open, `      <failure message="${xmlEscape(message)}" type="coverage"/>`, '    </testcase>');
     }
   }
-  lines.push(`    <system-out>${xmlEscape(`${coverageText(report)}\n${cpuText(report)}`)}</system-out>`);
+  lines.push(`    <system-out>${xmlEscape(coverageText(report))}</system-out>`);
   lines.push('  </testsuite>', '</testsuites>', '');
   return lines.join('\n');
 }
 
 function failureJson(f: Failure) {
+  const { from, steps } = failureSteps(f);
   return {
     expected: f.expected,
     actual: f.actual,
     origin: f.origin,
-    steps: f.steps.map((ex) => ({
+    ...(f.after ? { after: f.after } : {}),
+    /** Requests of the sequence before the first the failure needs, left out. */
+    stepsBefore: from,
+    steps: steps.map((ex) => ({
       curl: toCurl(ex),
       status: ex.status,
       response: ex.responseText.length > 2000 ? `${ex.responseText.slice(0, 2000)}…` : ex.responseText,
@@ -91,6 +94,7 @@ export function jsonReport(report: ConformanceReport): string {
   return `${JSON.stringify(
     {
       ...report,
+      counts: runCounts(report),
       rules: report.rules.map((r) => ({ ...r, failures: r.failures.map(failureJson) })),
     },
     null,

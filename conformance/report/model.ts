@@ -35,8 +35,6 @@ export interface ConformanceReport {
   cleanupProblems: string[];
   /** Which documented operations the run exercised and which rules checked them. */
   coverage: CoverageSummary;
-  /** The suite's own CPU time over the run, and its share of the run's duration. */
-  cpu: { userMs: number; systemMs: number; percent: number; includesServer: boolean };
 }
 
 export interface ReportInput {
@@ -54,7 +52,6 @@ export interface ReportInput {
   exp: ProfileExpectations;
   /** `--min-coverage`: the least percentage of the interface's operations a run must check. */
   minCoverage?: number;
-  cpu: { userMs: number; systemMs: number; includesServer: boolean };
 }
 
 export function buildReport(input: ReportInput): ConformanceReport {
@@ -80,11 +77,5 @@ export function buildReport(input: ReportInput): ConformanceReport {
     notExercised: rules.filter((r) => r.status === 'not-exercised').length,
     cleanupProblems: input.cleanupProblems,
     coverage: coverageSummary(input.tally, input.document, input.exp, input.minCoverage),
-    cpu: {
-      userMs: Math.round(input.cpu.userMs),
-      systemMs: Math.round(input.cpu.systemMs),
-      percent: input.durationMs > 0 ? Math.round((1000 * (input.cpu.userMs + input.cpu.systemMs)) / input.durationMs) / 10 : 0,
-      includesServer: input.cpu.includesServer,
-    },
   };
 }

@@ -4,9 +4,10 @@ import { toCurl } from '../curl.ts';
 import type { ApiDocument, DocOperation } from '../document.ts';
 import type { Exchange } from '../http.ts';
 import { expectationsFor } from '../profiles.ts';
-import { consoleReport, replayCommand } from './console.ts';
+import { consoleReport, replayCommand, runCounts } from './console.ts';
 import { jsonReport, junitXml } from './files.ts';
 import { buildReport } from './model.ts';
+import { firstNeeded } from './needed.ts';
 
 const ex = (over: Partial<Exchange>): Exchange => ({
   seq: 1,
@@ -30,9 +31,11 @@ const OPERATIONS: DocOperation[] = [
 ];
 const DOCUMENT: ApiDocument = {
   source: 'a test document',
+  location: 'openapi.yaml',
   operations: OPERATIONS,
   match: () => undefined,
   check: () => ({ statusDocumented: true, bodyProblems: [] }),
+  lineOf: async (key) => (key === 'POST /v1/containers' ? 12 : undefined),
 };
 
 function sampleReport(minCoverage?: number) {
@@ -48,8 +51,8 @@ function sampleReport(minCoverage?: number) {
   tally.pass('create.returns-fields', post);
   tally.pass('create.returns-fields');
   tally.pass('document.body-matches-schema', get);
-  const first = ex({ seq: 1, requestBody: '{"name":"c1","service":"s"}', contentType: 'application/json' });
-  const second = ex({ seq: 2, status: 201, responseText: '{"id":"y"}' });
+  const first = ex({ seq: 1, requestBody: '{"name":"c1","service":"s"}', contentType: 'application/json', json: { id: 'x', fullyQualifiedName: 's.c1' } });
+  const second = ex({ seq: 2, status: 201, responseText: '{"id":"y"}', requestBody: '{"name":"c1","service":"s"}', contentType: 'application/json' });
   tally.fail({
     ruleId: 'uniqueness.duplicate-post-409-child',
     expected: 'POST of container s.c1 again: status 409',
@@ -72,7 +75,6 @@ function sampleReport(minCoverage?: number) {
     document: DOCUMENT,
     exp: expectationsFor('contract'),
     minCoverage,
-    cpu: { userMs: 300, systemMs: 75, includesServer: false },
   });
 }
 
@@ -114,7 +116,7 @@ describe('reports', () => {
     expect(xml).toContain('&lt;-- here');
   });
 
-  it("counts the operations of the interface's kinds a rule checked, by status, and the suite's CPU share", () => {
+  it("counts the operations of the interface's kinds a rule checked, by status", () => {
     const r = sampleReport();
     // given: the tally above; want: 1 of 3 interface operations checked (a check of every response does not count)
     expect(r.coverage.interface).toEqual({
@@ -127,12 +129,11 @@ describe('reports', () => {
     expect(r.coverage.all).toEqual({ operations: 4, exercised: 3, checked: 1 });
     expect(r.coverage.operations.find((o) => o.key === 'POST /v1/containers')).toMatchObject({ statuses: { '201': 1, '409': 1 }, checkedBy: { 'create.returns-fields': 1 } });
     expect(r.coverage.undocumented).toEqual([{ request: 'GET /v1/nowhere (undocumented)', statuses: { '404': 1 } }]);
-    expect(r.cpu).toEqual({ userMs: 300, systemMs: 75, percent: 25, includesServer: false });
     const text = consoleReport(r);
     expect(text).toMatch(/\/v1\/containers\s+1\/2\s+201×1 404×1 409×1/);
     expect(text).toContain("operations of the interface's kinds: 1 of 3 checked by a rule (33.3%), 2 exercised");
     expect(text).toContain('not covered: GET /v1/containers/{id} (exercised, checked by no rule), PUT /v1/tables/{id}/sampleData');
-    expect(text).toContain('suite CPU: 0.4 s, 25% of the run');
+    expect(text).not.toContain('CPU');
   });
 
   it('with --min-coverage, says whether the run met it, in the console and as one more JUnit testcase', () => {
@@ -166,5 +167,62 @@ describe('reports', () => {
       `catalog-kit conform --target http://127.0.0.1:8585/api --token "$CK_TOKEN" --profile contract --rules uniqueness.duplicate-post-409-child --seed 42 --path '3:0~AB:C'`,
     );
     expect(replayCommand(r, { ...f, origin: { kind: 'scenario', scenario: 'x' } })).not.toContain('--seed');
+  });
+
+  it('counts consistently: distinct operations are those answered, a failed rule is an exercised one', () => {
+    const tally = new Tally();
+    tally.exercise('POST /v1/containers', 201, true);
+    tally.fail({ ruleId: 'hard-delete.status', expected: '204', actual: '200', steps: [], origin: { kind: 'scenario', scenario: 'x' } });
+    const report = buildReport({
+      target: 'http://127.0.0.1:8585/api',
+      profile: 'contract',
+      seed: 1,
+      runs: 1,
+      selected: ['hard-delete.status'],
+      tally,
+      startedAt: '2025-01-01T00:00:00.000Z',
+      durationMs: 1,
+      cleanupProblems: [],
+      document: DOCUMENT,
+      exp: expectationsFor('contract'),
+    });
+    // given: one request, one failed rule of no passing check; want: 1 request to 1 operation, 1 of 1 rules exercised
+    expect(runCounts(report)).toEqual({ requests: 1, distinct: 1, exercisedRules: 1, passingChecks: 0 });
+    const text = consoleReport(report);
+    expect(text).toContain('requests checked: 1 (1 distinct operations)');
+    expect(text).toContain('rules: 1 of 1 exercised (passed or failed)');
+    // And in any report: no more distinct operations than requests, no more exercised rules than rules.
+    for (const r of [report, sampleReport()]) {
+      const c = runCounts(r);
+      expect(c.distinct).toBeLessThanOrEqual(c.requests);
+      expect(c.exercisedRules).toBe(r.passed + r.failed);
+    }
+  });
+
+  it('prints a failure from the first request it needs, every one after it, the earlier ones left out', () => {
+    const post = (seq: number, body: object, json: object, status = 201) =>
+      ex({ seq, requestBody: JSON.stringify(body), contentType: 'application/json', json, status, url: 'http://h/api/v1/x' });
+    const get = (seq: number) => ex({ seq, method: 'GET', url: `http://h/api/v1/x/${'0'.repeat(8)}-0000-4000-8000-00000000000${seq}`, json: {} });
+    const svc = post(3, { name: 's' }, { id: '11111111-0000-4000-8000-000000000001', fullyQualifiedName: 's' });
+    const c1 = post(5, { name: 'c1', service: 's' }, { id: '11111111-0000-4000-8000-000000000002', fullyQualifiedName: 's.c1' });
+    const other = post(6, { name: 'c2', service: 'other' }, { id: '11111111-0000-4000-8000-000000000003', fullyQualifiedName: 'other.c2' });
+    const dup = post(8, { name: 'c1', service: 's' }, { id: 'y' });
+    // given: unrelated requests before the service's create; want: the failure needs everything from the service's create on
+    const steps = [get(1), get(2), svc, get(4), c1, other, get(7), dup];
+    expect(firstNeeded(steps, dup)).toBe(2);
+    expect(firstNeeded(steps, get(7))).toBe(6);
+    expect(firstNeeded([dup], dup)).toBe(0);
+  });
+
+  it('names the first broken rule as the cause, and a failure after it as a possible consequence, listed after', () => {
+    const r = sampleReport();
+    const dupFailure = r.rules[1]!.failures[0]!;
+    const cause = { ...r.rules[1]!, id: 'soft-delete.marks-deleted', failures: [{ ...dupFailure, ruleId: 'soft-delete.marks-deleted' }] };
+    const consequence = { ...r.rules[1]!, failures: [{ ...dupFailure, after: 'soft-delete.marks-deleted' }] };
+    const text = consoleReport({ ...r, rules: [r.rules[0]!, consequence, cause, r.rules[2]!] });
+    expect(text.indexOf('1) soft-delete.marks-deleted')).toBeGreaterThan(0);
+    expect(text).toContain('(the first rule broken in its sequence)');
+    expect(text).toMatch(/2\) uniqueness\.duplicate-post-409-child: .*\n {3}follows: {2}soft-delete\.marks-deleted failed before/);
+    expect(text).toMatch(/uniqueness\.duplicate-post-409-child\s+FAIL .*\(may follow from soft-delete\.marks-deleted\)/);
   });
 });

@@ -43,7 +43,7 @@ async function undeclare(s: Session, typeId: string, name: string): Promise<void
 
 export const customProperties: Scenario = {
   name: 'custom-properties',
-  rules: ['custom-properties.declared-round-trip', 'custom-properties.undeclared-refused'],
+  rules: ['custom-properties.declared-round-trip', 'custom-properties.undeclared-refused', 'custom-properties.wrong-type-refused'],
   async run(s, m) {
     const containerType = setupOk(await s.send({ method: 'GET', path: `${TYPES}/name/container` }), [200], 'read the container type');
     const stringType = setupOk(await s.send({ method: 'GET', path: `${TYPES}/name/string` }), [200], 'read the string property type');
@@ -151,5 +151,35 @@ async function roundTripAndRefusals(s: Session, m: Parameters<Scenario['run']>[1
     `the refused PUT and PATCH changed nothing: ${kept.map((f) => `${f} ${JSON.stringify(before?.[f])}`).join(', ')}`,
     () => after.ex.responseText.slice(0, 300),
     after.ex,
+  );
+
+  // The declared property, a value of the wrong JSON type (a number for a string): 400, and nothing changes.
+  const wt = 'custom-properties.wrong-type-refused';
+  const typedName = m.freshName('c');
+  const typedPost = await s.send({
+    method: 'POST',
+    path: KINDS.container.path,
+    body: { ...createBody(KINDS.container, typedName, 'refused by the target', { serviceFqn: service.fqn }), extension: { [prop]: 42 } },
+  });
+  s.expectError(wt, typedPost, 400, `POST of a container with ${prop}: 42 (the property is a string)`);
+  const typedAbsent = await s.send({ method: 'GET', path: `${KINDS.container.path}/name/${encodeURIComponent(`${service.fqn}.${typedName}`)}`, query: { include: 'all' } });
+  c.check(wt, typedAbsent.status === 404, `the refused POST created nothing: GET ${service.fqn}.${typedName} 404`, () => `${typedAbsent.status}`, typedAbsent);
+  const typedPatch = await s.send({
+    method: 'PATCH',
+    path: entityPath(e, 'id'),
+    contentType: PATCH_TYPE,
+    body: [
+      { op: 'replace', path: '/description', value: 'refused by the target' },
+      { op: 'replace', path: `/extension/${prop}`, value: 42 },
+    ],
+  });
+  s.expectError(wt, typedPatch, 400, `PATCH of ${prop} to 42 (the property is a string)`);
+  const final = await readWithExtension(s, e);
+  c.check(
+    wt,
+    final.ex.status === 200 && kept.every((f) => same(final.body?.[f], before?.[f])),
+    `the refused PATCH changed nothing: ${kept.map((f) => `${f} ${JSON.stringify(before?.[f])}`).join(', ')}`,
+    () => final.ex.responseText.slice(0, 300),
+    final.ex,
   );
 }

@@ -19,15 +19,54 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** How long a target may take to show an event or a notification (some record them in the background); `--settle-timeout` overrides it. */
 const PATIENCE_MS = 10_000;
 
-/** The event types recorded about one entity since `since` (server clock), oldest first, and the exchange that listed them. */
-async function eventsAbout(s: Session, entityType: string, entityId: string, since: number): Promise<{ types: string[]; ex: Exchange }> {
+/**
+ * The event types recorded about one entity since `since` (server clock), oldest first, the events
+ * themselves and the exchange that listed them. The list as answered must be oldest first (rule events.order).
+ */
+async function eventsAbout(s: Session, entityType: string, entityId: string, since: number): Promise<{ types: string[]; events: Record<string, unknown>[]; ex: Exchange }> {
   const query: Record<string, string | number> = { timestamp: since };
   for (const type of TYPES) query[type] = entityType;
   const ex = await s.send({ method: 'GET', path: '/v1/events', query });
   const body = setupOk(ex, [200], 'list change events (GET /v1/events)');
-  const events = (asArray(body.data) ?? []).map(asObject).filter((e) => e?.entityId === entityId);
-  const types = events.sort((a, b) => Number(a!.timestamp) - Number(b!.timestamp)).map((e) => String(e!.eventType));
-  return { types, ex };
+  const listed = (asArray(body.data) ?? []).map(asObject).filter((e): e is Record<string, unknown> => !!e);
+  const times = listed.map((e) => Number(e.timestamp));
+  const backwards = times.findIndex((t, i) => i > 0 && t < times[i - 1]!);
+  s.checker.check(
+    'events.order',
+    backwards < 0,
+    `GET /v1/events lists the ${listed.length} events oldest first (timestamps never going back)`,
+    () => `event ${backwards} at ${times[backwards]}, after one at ${times[backwards - 1]}`,
+    ex,
+  );
+  const events = listed.filter((e) => e.entityId === entityId).sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
+  return { types: events.map((e) => String(e.eventType)), events, ex };
+}
+
+/**
+ * The entityUpdated event of a PATCH of the description: its entity is the container after the
+ * write (rule events.entity-after-write), and its changeDescription says what changed (rule
+ * events.change-description).
+ */
+async function checkUpdateEvent(s: Session, e: ModelEntity, since: number, change: { from: unknown; to: string; before: number; after: number }): Promise<void> {
+  const { events, ex } = await eventsAbout(s, e.kind.id, e.id, since);
+  const event = events.filter((x) => x.eventType === 'entityUpdated').at(-1);
+  const entity = asObject(event?.entity);
+  s.checker.check(
+    'events.entity-after-write',
+    entity !== undefined && entity.version === event?.currentVersion && entity.version === change.after && entity.description === change.to,
+    `the entityUpdated event's entity is ${e.fqn} after the PATCH: version ${change.after} (the event's currentVersion), description ${JSON.stringify(change.to)}`,
+    () => `entity version ${JSON.stringify(entity?.version)}, currentVersion ${JSON.stringify(event?.currentVersion)}, description ${JSON.stringify(entity?.description)}`,
+    ex,
+  );
+  const description = asObject(event?.changeDescription);
+  const updated = (asArray(description?.fieldsUpdated) ?? []).map(asObject).find((f) => f?.name === 'description');
+  s.checker.check(
+    'events.change-description',
+    description?.previousVersion === change.before && updated?.oldValue === change.from && updated?.newValue === change.to,
+    `its changeDescription: previousVersion ${change.before}, fieldsUpdated description from ${JSON.stringify(change.from)} to ${JSON.stringify(change.to)}`,
+    () => JSON.stringify(event?.changeDescription ?? null).slice(0, 300),
+    ex,
+  );
 }
 
 /** Waits (a little) until at least `count` events are recorded about the entity; returns what is there then. */
@@ -64,7 +103,7 @@ async function followsFeed(s: Session, userId: string, about: string, since: num
 
 export const changeEvents: Scenario = {
   name: 'change-events',
-  rules: ['events.one-per-write', 'events.rejected-write-none', 'events.followers-notified'],
+  rules: ['events.one-per-write', 'events.rejected-write-none', 'events.followers-notified', 'events.order', 'events.entity-after-write', 'events.change-description'],
   async run(s, m) {
     const { entity: service } = await createEntity(s, m, KINDS.storageService, null);
     if (!service) throw new SetupError('could not create a storage service');
@@ -78,8 +117,15 @@ export const changeEvents: Scenario = {
 
     let types = await expectOneMore(s, c, since, [], 'entityCreated', 'POST');
     const patch = async (value: string) => s.send({ method: 'PATCH', path, contentType: 'application/json-patch+json', body: [{ op: 'add', path: '/description', value }] });
-    setupOk(await patch('changed by catalog-kit conform'), [200], 'PATCH the container');
+    const patched = setupOk(await patch('changed by catalog-kit conform'), [200], 'PATCH the container');
     types = await expectOneMore(s, c, since, types, 'entityUpdated', 'PATCH');
+    const createdBody = asObject(created.ex.json);
+    await checkUpdateEvent(s, c, since, {
+      from: createdBody?.description,
+      to: 'changed by catalog-kit conform',
+      before: Number(createdBody?.version),
+      after: Number(patched.version),
+    });
 
     // Refused writes: a duplicate name (409), an unknown service (404), a restore of a live entity (400).
     const refused = [

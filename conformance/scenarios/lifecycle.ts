@@ -4,6 +4,7 @@ import { drivenKinds } from '../commands/base.ts';
 import { duplicateCreate } from '../commands/create.ts';
 import { hardDeleteEntity, restoreEntity, softDeleteEntity } from '../commands/delete.ts';
 import { INVALID_VARIANTS, InvalidBodyCommand, UNKNOWN_OPS, UnknownIdCommand } from '../commands/negative.ts';
+import { patchEntity } from '../commands/history.ts';
 import { verifyState } from '../commands/read.ts';
 import { followAndCheck, voteAndCheck } from '../commands/social.ts';
 import { bulkUpsert, upsertExisting } from '../commands/upsert.ts';
@@ -114,6 +115,7 @@ export const deleteAndRestore: Scenario = {
     'delete.recursive-cascades',
     'read.get-by-id-and-name-agree',
     'side-effects.rejected-request-changes-nothing',
+    'patch.failed-test-applies-nothing',
   ],
   async run(s, m) {
     const svc = await make(s, m, KINDS.storageService, null);
@@ -121,6 +123,7 @@ export const deleteAndRestore: Scenario = {
     const c1 = await make(s, m, KINDS.container, svc);
     const c2 = c1 ? await make(s, m, KINDS.container, c1) : undefined;
     if (!c1 || !c2) return;
+    await patchEntity(s, m, c1, 'failedTest', false);
     await softDeleteEntity(s, m, svc, false, false); // refused: has children
     await hardDeleteEntity(s, m, svc, true, false); // refused: has children
     await softDeleteEntity(s, m, c2, true, false);

@@ -65,6 +65,7 @@ export const tableSubresources: Scenario = {
     'votes.consistent',
     'table-profile.round-trip',
     'versions.arithmetic',
+    'sample-data.per-table',
   ],
   async run(s, m) {
     const c = s.checker;
@@ -165,6 +166,35 @@ export const tableSubresources: Scenario = {
         getSample,
       );
     }
+    // Another table of the same schema: the sample data written to the first is not its.
+    const schema = table.parent;
+    if (schema) {
+      const other = setupOk(
+        await s.send({
+          method: 'POST',
+          path: KINDS.table.path,
+          body: { name: m.freshName(tagOf(KINDS.table)), databaseSchema: schema.fqn, columns: [{ name: 'c1', dataType: 'INT' }] },
+        }),
+        [200, 201],
+        'create a second table in the schema',
+      );
+      const otherSample = await s.send({ method: 'GET', path: `/v1/tables/${String(other.id)}/sampleData` });
+      c.check(
+        'sample-data.per-table',
+        otherSample.status === 404 || (exp.sampleData === 'table' && otherSample.status === 200 && asObject(otherSample.json)?.sampleData == null),
+        `GET sampleData of a second table of ${schema.fqn}, after PUT sampleData of ${table.fqn}: none (404${exp.sampleData === 'table' ? ', or the table without sampleData' : ''})`,
+        () => `${otherSample.status} ${otherSample.responseText.slice(0, 200)}`,
+        otherSample,
+      );
+      const again = await s.send({ method: 'GET', path: `${base}/sampleData` });
+      c.check(
+        'sample-data.per-table',
+        again.status === 200 && sameSample(again),
+        `GET sampleData of ${table.fqn} still answers its own`,
+        () => `${again.status} ${again.responseText.slice(0, 200)}`,
+        again,
+      );
+    }
     const delSample = await s.send({ method: 'DELETE', path: `${base}/sampleData` });
     c.status('sample-data.round-trip', delSample, [exp.tableDataDelete.status], 'DELETE sampleData');
     const afterSample = await s.send({ method: 'GET', path: `${base}/sampleData` });
@@ -242,7 +272,7 @@ export const tableSubresources: Scenario = {
  */
 export const csvRoundTrip: Scenario = {
   name: 'csv-round-trip',
-  rules: ['csv.export-import-round-trip'],
+  rules: ['csv.export-import-round-trip', 'csv.dry-run-changes-nothing'],
   async run(s, m) {
     const rule = 'csv.export-import-round-trip';
     const c = s.checker;
@@ -272,6 +302,7 @@ export const csvRoundTrip: Scenario = {
         imported,
       );
     }
+    await dryRunChangesNothing(s, base, exported.responseText, schema);
     const exportJob = await s.send({ method: 'GET', path: `${base}/exportAsync` });
     if (c.status(rule, exportJob, [202], `GET ${base}/exportAsync`)) {
       c.check(rule, typeof asObject(exportJob.json)?.jobId === 'string', 'an export job with its jobId', () => exportJob.responseText.slice(0, 300), exportJob);
@@ -282,6 +313,43 @@ export const csvRoundTrip: Scenario = {
     }
   },
 };
+
+/**
+ * A dry-run import of the export with the schema's description changed: a dry-run result, and the
+ * schema as it was (description and version), read after (rule csv.dry-run-changes-nothing).
+ */
+async function dryRunChangesNothing(s: Session, base: string, csv: string, schema: ModelEntity): Promise<void> {
+  const rule = 'csv.dry-run-changes-nothing';
+  const c = s.checker;
+  const path = `${KINDS.databaseSchema.path}/name/${encodeURIComponent(schema.fqn)}`;
+  const before = asObject((await s.send({ method: 'GET', path })).json);
+  const lines = csv.split('\r\n');
+  const row = lines.findIndex((l, i) => i > 0 && l.split(',')[0] === schema.name);
+  // The schema's row: name, displayName, description, ... (no cell of it is quoted: the names are the suite's own).
+  if (row < 0 || lines[row]!.includes('"')) throw new SetupError(`the export of ${base} has no plain row for the schema ${schema.name}`);
+  const cells = lines[row]!.split(',');
+  const wanted = 'changed by a dry run of catalog-kit conform';
+  cells[2] = wanted;
+  lines[row] = cells.join(',');
+  const imported = await s.send({ method: 'PUT', path: `${base}/import`, query: { dryRun: true }, rawBody: lines.join('\r\n'), contentType: 'text/plain' });
+  const result = asObject(imported.json);
+  c.check(
+    rule,
+    imported.status === 200 && result?.dryRun === true && result?.numberOfRowsFailed === 0,
+    `PUT ${base}/import?dryRun=true with the schema's description changed: 200, a dry run, no row failed`,
+    () => `${imported.status} ${imported.responseText.slice(0, 300)}`,
+    imported,
+  );
+  const after = await s.send({ method: 'GET', path });
+  const body = asObject(after.json);
+  c.check(
+    rule,
+    after.status === 200 && body?.description === before?.description && body?.version === before?.version,
+    `after the dry run, ${schema.fqn} as before: description ${JSON.stringify(before?.description)}, version ${JSON.stringify(before?.version)}`,
+    () => `${after.status} description ${JSON.stringify(body?.description)}, version ${JSON.stringify(body?.version)}`,
+    after,
+  );
+}
 
 /**
  * PUT tableProfile stores a table, a column and a system profile; the three reads return them in

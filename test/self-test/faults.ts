@@ -345,6 +345,44 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
       rewriteEntity(x, 200, (b) => (Array.isArray(b.data) ? { ...b, data: b.data.flatMap((e: unknown) => [e, e]) } : undefined));
     }
   },
+  /** The events come newest first. */
+  'events.order': (x) => {
+    if (x.method === 'GET' && x.target?.collection === 'events' && x.target.shape === '') {
+      rewriteEntity(x, 200, (b) => (Array.isArray(b.data) && b.data.length > 1 ? { ...b, data: [...(b.data as unknown[])].reverse() } : undefined));
+    }
+  },
+  /** An update's event carries the entity as it was before the write (its previous version). */
+  'events.entity-after-write': (x) => {
+    if (x.method === 'GET' && x.target?.collection === 'events' && x.target.shape === '') {
+      rewriteEntity(x, 200, (b) =>
+        Array.isArray(b.data)
+          ? {
+              ...b,
+              data: (b.data as Json[]).map((e) =>
+                e.eventType === 'entityUpdated' && asJson(e.entity) ? { ...e, entity: { ...asJson(e.entity), version: e.previousVersion } } : e,
+              ),
+            }
+          : undefined,
+      );
+    }
+  },
+  /** An update's changeDescription has the old and new values swapped. */
+  'events.change-description': (x) => {
+    if (x.method === 'GET' && x.target?.collection === 'events' && x.target.shape === '') {
+      const swap = (f: unknown) => ({ ...asJson(f), oldValue: asJson(f)?.newValue, newValue: asJson(f)?.oldValue });
+      rewriteEntity(x, 200, (b) =>
+        Array.isArray(b.data)
+          ? {
+              ...b,
+              data: (b.data as Json[]).map((e) => {
+                const cd = asJson(e.changeDescription);
+                return cd && Array.isArray(cd.fieldsUpdated) ? { ...e, changeDescription: { ...cd, fieldsUpdated: cd.fieldsUpdated.map(swap) } } : e;
+              }),
+            }
+          : undefined,
+      );
+    }
+  },
   /** A POST of a name that exists updates the entity (an event) before it answers 409. */
   'events.rejected-write-none': (x) => {
     const body = asJson(x.body);
@@ -368,6 +406,13 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
     if (isProfilerConfig(x)) replaceStatus(x, 404, { status: 200, body: {} });
   },
   /** PUT sample data stores no rows. */
+  /** Sample data is one for all tables: a table with none answers the last sample data written to any. */
+  'sample-data.per-table': (x) => {
+    if (x.target?.collection !== 'tables' || subPath(x) !== 'sampleData') return;
+    if (x.method === 'PUT') x.memory.notes.set('sampleData', x.body);
+    const last = x.memory.notes.get('sampleData');
+    if (x.method === 'GET' && last !== undefined) x.reply((a) => (a.status === 404 ? { status: 200, body: last } : undefined));
+  },
   'sample-data.round-trip': (x) => {
     const body = asJson(x.body);
     if (x.method === 'PUT' && subPath(x) === 'sampleData' && body) x.forward.body = { ...body, rows: [] };
@@ -503,6 +548,10 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
       rewriteEntity(x, 200, (b) => (Array.isArray(b.versions) ? { ...b, versions: [...(b.versions as unknown[])].reverse() } : undefined));
   },
   /** PATCH applies nothing: the patch is forwarded empty. */
+  /** The test operations of a JSON Patch are dropped: the rest applies. */
+  'patch.failed-test-applies-nothing': (x) => {
+    if (x.method === 'PATCH' && Array.isArray(x.body)) x.forward.body = (x.body as Json[]).filter((op) => op.op !== 'test');
+  },
   'patch.applies': (x) => {
     if (x.method === 'PATCH' && Array.isArray(x.body)) x.forward.body = [];
   },
@@ -538,6 +587,12 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
     if (x.method === 'GET' && x.forward.pathname.endsWith('/tableProfile/latest')) rewriteEntity(x, 200, ({ profile: _profile, ...table }) => table);
   },
   /** A CSV export answers its header line only. */
+  /** A dry-run import is applied (and still answered as a dry run). */
+  'csv.dry-run-changes-nothing': (x) => {
+    if (x.method !== 'PUT' || !x.forward.pathname.endsWith('/import') || x.query.get('dryRun') === 'false') return;
+    x.forward.query.set('dryRun', 'false');
+    rewriteEntity(x, 200, (b) => ({ ...b, dryRun: true }));
+  },
   'csv.export-import-round-trip': (x) => {
     if (x.method === 'GET' && x.forward.pathname.endsWith('/export')) {
       x.reply((a) => (a.status === 200 ? { status: 200, text: `${a.text.split('\r\n')[0] ?? ''}\r\n`, contentType: 'text/plain; charset=utf-8' } : undefined));
@@ -640,6 +695,18 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
     if (isSingleGet(x) && x.query.get('fields')?.split(',').includes('extension')) rewriteEntity(x, 200, ({ extension: _extension, ...rest }) => rest);
   },
   /** A value of an undeclared property is dropped and the rest stored, then the request is answered 400. */
+  /** A number given for a string property is stored as its text, not refused. */
+  'custom-properties.wrong-type-refused': (x) => {
+    const text = (v: unknown) => (typeof v === 'number' ? String(v) : v);
+    const body = x.body;
+    if ((isCreate(x) || isUpsert(x)) && asJson(asJson(body)?.extension)) {
+      const extension = Object.fromEntries(Object.entries(asJson(asJson(body)!.extension)!).map(([k, v]) => [k, text(v)]));
+      x.forward.body = { ...asJson(body), extension };
+    }
+    if (x.method === 'PATCH' && Array.isArray(body)) {
+      x.forward.body = (body as Json[]).map((op) => (typeof op.path === 'string' && op.path.startsWith('/extension/') ? { ...op, value: text(op.value) } : op));
+    }
+  },
   'custom-properties.undeclared-refused': (x) => {
     const declared = trackDeclared(x);
     const refuse = (names: string[]) => x.reply(() => error(400, 'BAD_REQUEST', `Unknown custom field ${names.join(', ')}`));

@@ -82,6 +82,8 @@ class Memory {
   readonly cascadePrefixes: string[] = [];
   readonly childScopes = new Map<string, string>();
   readonly races = new Map<string, { raced: boolean; release: () => void }>();
+  /** What a fault remembers that no other needs (the last sample data written...), by the fault's own key. */
+  readonly notes = new Map<string, unknown>();
 
   /** Bookkeeping on every answer of the server, before any fault rewrites it. */
   observe(x: Exchange, answer: Answer): void {

@@ -1,5 +1,5 @@
 /**
- * The `catalog-kit` command: `serve`, `token`, `conform` (docs/cli.md).
+ * The `catalog-kit` command: `serve`, `token`, `conform`, `drift` (docs/cli.md).
  *
  * Nothing heavy is imported here: each subcommand's module is imported when it runs, so
  * `catalog-kit --help`, `--version` and `token` never load express, the OpenAPI document or the
@@ -25,6 +25,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./serve-loader.ts')).loadServe(),
   token: async () => (await import('./token.ts')).runToken,
   conform: async () => (await import('./conform.ts')).runConform,
+  drift: async () => (await import('./drift.ts')).runDrift,
 };
 
 const USAGE = `Usage: catalog-kit <command> [options]
@@ -33,13 +34,15 @@ Commands:
   serve     start the stateful mock server (default http://127.0.0.1:8585/api)
   token     print a JWT that serve accepts
   conform   run the conformance suite against a server
+  drift     compare a server's answers with a reference's, call for call
 
 Options:
   -h, --help      show this help; catalog-kit <command> --help lists the command's options
   -v, --version   print the version of catalog-kit
 
 Exit status: 0 success; 1 the command could not do its work (serve could not start, conform
-found a rule broken); 2 wrong command line (conform: also a target it cannot use).
+found a rule broken, drift found a difference); 2 wrong command line (conform and drift: also a
+server they cannot use).
 `;
 
 /** The package version (src/config/version.ts reads it from catalog-kit's own package.json). */

@@ -2,9 +2,9 @@
  * The built `catalog-kit serve` starts from its bundle and the V8 code caches the build wrote
  * (scripts/build.mjs, src/app/cli/serve-loader.ts): a Node.js run as the command runs (no flags) takes
  * every cache. Without them the command still works, a third slower to start
- * (docs/performance.md "Cold start"), which no other test would notice. And the bundle carries its
- * own copy of the CLI's error classes, so the built command is run here on wrong command lines:
- * cli.test.ts runs the sources, where there is one copy.
+ * (bench: cold start), which no other test would notice. And the bundle carries its own copy of
+ * the CLI's error classes, so the built command is run here on wrong command lines: cli.test.ts
+ * runs the sources, where there is one copy.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
