@@ -23,7 +23,7 @@ export const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTION
 /**
  * The request headers a client of the API sends beyond the CORS-safelisted ones: the token
  * (authenticate.ts), JSON and JSON Patch bodies (operation-validation.ts), `Prefer: code=`
- * (src/http/prefer-code.ts), `If-None-Match` (answered 304 by send-json.ts), `If-Match` (not
+ * (src/http/prefer-code.ts), `If-None-Match` (answered 304 by the dispatcher, src/http/dispatcher.ts), `If-Match` (not
  * read, but sent by clients that patch with the ETag they got; allowed so the browser lets that
  * request through) and `X-Requested-With`, which UI HTTP libraries add. `Accept` is listed for
  * values longer than the CORS safelist allows.
