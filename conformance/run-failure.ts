@@ -11,7 +11,9 @@ import { TargetError } from './probe.ts';
 /** The line to print for `error`; `stopped` names who stopped answering (`the target`, `a server`). */
 export function runFailure(command: 'conform' | 'drift', error: unknown, stopped: string, debug: boolean): string {
   const prefix = `catalog-kit ${command}:`;
-  if (error instanceof UsageError || error instanceof TargetError || error instanceof DocumentError) return `${prefix} ${error.message}\n`;
+  // A wrong command line points at the command's --help, as every catalog-kit command's does.
+  if (error instanceof UsageError) return `${prefix} ${error.message} (see catalog-kit ${command} --help)\n`;
+  if (error instanceof TargetError || error instanceof DocumentError) return `${prefix} ${error.message}\n`;
   if (error instanceof AbortedError) return `${prefix} interrupted; what the run created was removed\n`;
   if (error instanceof TransportError) return `${prefix} ${stopped} stopped answering: ${error.message}\n`;
   const detail = error instanceof Error ? (debug && error.stack) || error.message : String(error);

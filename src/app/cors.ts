@@ -1,5 +1,5 @@
 /**
- * CORS (README.md "CORS"): a UI served from another localhost port calls the mock with an
+ * CORS (docs/ui-work.md "CORS"): a UI served from another localhost port calls the mock with an
  * `Authorization` header, so the browser sends a preflight first. Answered here by the `cors`
  * package, before authentication, so a preflight never needs a token.
  *

@@ -1,5 +1,5 @@
 /**
- * One log line per request (README.md `--log`): method, path, status and duration, as readable text
+ * One log line per request (docs/cli.md `--log`): method, path, status and duration, as readable text
  * (`pretty`), as one JSON object per line (`json`) or not at all (`quiet`). The same hook feeds
  * the admin journal, so the two always agree.
  *

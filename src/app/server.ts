@@ -13,7 +13,7 @@ export interface ServerOptions extends AppOptions {
   limits?: Partial<ServerLimits>;
 }
 
-/** What keeps a slow or idle client from holding a connection (README "Limits"). All in milliseconds except maxHeaderSize (bytes). */
+/** What keeps a slow or idle client from holding a connection (docs/limits.md). All in milliseconds except maxHeaderSize (bytes). */
 export interface ServerLimits {
   /** Time to receive a request's headers, from its first byte (408 and close after). */
   headersTimeout: number;

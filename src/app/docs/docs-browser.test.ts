@@ -93,7 +93,7 @@ describe.skipIf(!CHROMIUM.available)(`docs in headless Chromium (${CHROMIUM.avai
     await page.waitForFunction(() => document.querySelector('#op-listTables .result-status')?.hasAttribute('data-status'), undefined, { timeout: 10_000 });
     await expect(status.getAttribute('data-status')).resolves.toBe('401');
 
-    await page.locator('#authorize').click();
+    await page.getByRole('button', { name: 'Authorize' }).click();
     await page.locator('#token').fill(`Bearer ${catalog.tokens.admin}`);
     await page.locator('#auth-form button[type=submit]').click();
     await expect(page.locator('#authorize').innerText()).resolves.toBe('Authorized');
@@ -103,6 +103,25 @@ describe.skipIf(!CHROMIUM.available)(`docs in headless Chromium (${CHROMIUM.avai
     const body = JSON.parse(await op.locator('.result-body').innerText()) as { data: unknown[]; paging: unknown };
     expect(Array.isArray(body.data)).toBe(true);
     expect(body.data.length).toBeLessThanOrEqual(2);
+    await page.close();
+  });
+
+  it('Authorize is a button a keyboard works: Enter opens the token form with the focus in it, Escape closes it and gives the focus back', async () => {
+    const page = await open('/docs');
+    const authorize = page.getByRole('button', { name: 'Authorize' });
+    await expect(authorize.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(page.locator('#auth-form').isVisible()).resolves.toBe(false);
+    await authorize.focus();
+    await page.keyboard.press('Enter');
+    await expect(authorize.getAttribute('aria-expanded')).resolves.toBe('true');
+    await expect(page.locator('#auth-form').isVisible()).resolves.toBe(true);
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('token');
+    await page.keyboard.press('Escape');
+    await expect(page.locator('#auth-form').isVisible()).resolves.toBe(false);
+    await expect(authorize.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('authorize');
+    await page.keyboard.press(' ');
+    await expect(page.locator('#auth-form').isVisible()).resolves.toBe(true);
     await page.close();
   });
 
