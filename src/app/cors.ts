@@ -11,8 +11,8 @@
  * honoured by browsers and says what it means; with an allow-list each listed origin gets its own
  * origin back (and `Vary: Origin`), any other none, so the browser blocks the response.
  */
-import type { RequestHandler } from 'express';
 import corsPackage from 'cors';
+import type { Stage } from './node-handler.ts';
 
 export interface CorsOptions {
   /** Allowed origins; `*` (the default) allows any origin. */
@@ -32,7 +32,7 @@ export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Pref
 /** Response headers a UI may read: OpenMetadata's change header, the created entity's location, the ETag. */
 export const EXPOSED_HEADERS = ['X-OpenMetadata-Change', 'Location', 'Content-Length', 'ETag'];
 
-export function cors(options: CorsOptions = {}): RequestHandler {
+export function cors(options: CorsOptions = {}): Stage {
   const origins = options.origins?.length ? options.origins : ['*'];
   const handler = corsPackage({
     origin: origins.includes('*') ? '*' : [...origins],

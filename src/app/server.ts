@@ -141,7 +141,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       connectionsCheckingInterval: limits.connectionsCheckingInterval,
       maxHeaderSize: limits.maxHeaderSize,
     },
-    catalog.app,
+    catalog.listener,
   );
   server.on('clientError', refuseUnparsable(catalog));
   await new Promise<void>((resolve, reject) => {

@@ -26,7 +26,7 @@ import { ResponseValidationError, bindOperation } from './operation-validation.t
 import { operationRoutes } from './operation-routes.ts';
 import { profileByName } from '../config/profiles.ts';
 import { createDispatcher } from './dispatcher.ts';
-import { dispatchTo } from '../app/express-adapter.ts';
+import { handlerOf } from '../app/node-handler.ts';
 import { errorRenderer } from './render-error.ts';
 
 /**
@@ -156,7 +156,7 @@ function compiledApp(): express.Express {
     routes[entry.method.toLowerCase() as 'get'](`/api${entry.path.replace(/\{([^}]+)\}/g, ':$1')}`, (_req, reply) => reply.json({}));
   }
   const dispatch = createDispatcher({ routes, renderError: errorRenderer(profileByName('contract'), () => {}), validateResponses: false });
-  app.use('/api', dispatchTo(dispatch, '1mb'));
+  app.use('/api', handlerOf(dispatch, '1mb'));
   return app;
 }
 
