@@ -2,7 +2,7 @@
  * The compiled validators load with the code cache the build writes (openapi/code-cache.ts):
  * V8 takes a cache made for the same source, and a stale or missing one only costs the parse.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,13 @@ describe('CommonJS modules loaded with a V8 code cache', () => {
     const { exports, cacheUsed } = requireWithCodeCache(file) as { exports: (x: unknown) => boolean; cacheUsed: boolean };
     expect(cacheUsed).toBe(true);
     expect([exports('a'), exports(1)]).toEqual([true, false]);
+  });
+
+  it('writes a module with a cache as ASCII that means the same: non-ASCII in strings, regular expressions and comments escaped', async () => {
+    const file = moduleFile('unicode.cjs', "// key → value\nmodule.exports = { arrow: 'a → b', quote: /^[’]$/.test('’'), astral: '𝄞'.length };\n");
+    await writeCodeCache(file);
+    expect(readFileSync(file, 'utf8')).not.toMatch(/[\u0080-\uffff]/);
+    expect(requireWithCodeCache(file)).toEqual({ exports: { arrow: 'a → b', quote: true, astral: 2 }, cacheUsed: true });
   });
 
   it('compiles the source when the cache was written for other source', async () => {

@@ -11,8 +11,8 @@
  *   3. `tsc -p tsconfig.build.json --noCheck` (JavaScript and declarations; `npm run typecheck` checks);
  *   4. copy the runtime assets (ASSETS below) and write dist/openapi/generated/schema.js, the
  *      runtime half of the type-only `catalog-kit/schema` export (package.json `exports`);
- *   5. bundle `catalog-kit serve` (SERVE_BUNDLE below), and the catalog in process for browsers
- *      (dist/browser/catalog.js: scripts/browser-build.mjs);
+ *   5. bundle `catalog-kit serve` (SERVE_BUNDLE below), the command (dist/bin/catalog-kit.js), and
+ *      the catalog in process for browsers (dist/browser/catalog.js: scripts/browser-build.mjs);
  *   6. write the V8 code caches of the bundle and the compiled validators (openapi/code-cache.ts);
  *   7. make the command executable.
  *
@@ -152,6 +152,30 @@ step('bundle', () => {
     define: { 'import.meta.url': '__catalogKitUrl' },
     banner: { js: "const __catalogKitUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../../config/assets.js')).href;" },
   });
+});
+
+// The command itself as one ES module (dist/bin/catalog-kit.js, replacing tsc's): --help and
+// `token` in one file, jose's signing code included (bench: `catalog-kit --help`, `catalog-kit
+// token`); serve, conform and drift stay the modules tsc wrote, imported when they run.
+const COMMAND_MODULES = /^\.\/(serve-loader|conform|drift)\.ts$/;
+await esbuild.build({
+  absWorkingDir: ROOT,
+  entryPoints: [BIN.replace(/\.js$/, '.ts')],
+  outfile: path.join(DIST, BIN),
+  allowOverwrite: true,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  plugins: [
+    {
+      name: 'commands-stay-modules',
+      setup(build) {
+        build.onResolve({ filter: COMMAND_MODULES }, (args) => ({ path: `../src/app/cli/${path.basename(args.path, '.ts')}.js`, external: true }));
+      },
+    },
+  ],
 });
 
 // `catalog-kit/fetch` for browsers (package.json `exports`, the `browser` condition).

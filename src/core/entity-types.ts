@@ -123,11 +123,17 @@ export function listTypes(ctx: CatalogContext, query: { category?: string; limit
   return { data, paging };
 }
 
-/** A type by id or by name; 404 `type instance for <x> not found`. */
+/**
+ * A type by id or by name; 404 `type instance for <x> not found`. Builds only the type it finds
+ * (each type's id is a hash of its name; the demo catalog's custom properties look up types as it
+ * loads: bench, cold start).
+ */
 export function findType(ctx: CatalogContext, by: 'id' | 'name', value: string): Type {
-  const found = allTypes(ctx).find((t) => (by === 'id' ? t.id === value : t.name === value));
-  if (!found) throw CatalogError.notFound('type', value);
-  return found;
+  const property = by === 'id' ? propertyTypeWithId(value) : propertyTypeNamed(value);
+  if (property) return propertyTypeEntity(property);
+  const kind = ctx.kinds.all.find((k) => (by === 'id' ? nameUuid(k.type) === value : k.type === value));
+  if (!kind) throw CatalogError.notFound('type', value);
+  return entityTypeEntity(ctx, kind);
 }
 
 /** An entity type's kind; 404 when no entity type has the name. */

@@ -92,10 +92,13 @@ export function operationRoutes(options: OperationRoutesOptions): OperationRoute
     // Bound by the first request that reaches it, so start-up binds nothing; every operation is
     // bound in src/http/operation-routes.test.ts, so a missing validator fails there.
     let bound: BoundOperation | undefined;
+    // Compiled on first use, as the validators are: a server mounts hundreds of routes and a start
+    // needs none of them (bench: cold start).
+    let matcher: MatchFunction<Record<string, string>> | undefined;
     const route: Route = {
       order: mounted++,
       method: method.toUpperCase(),
-      matches: match<Record<string, string>>(path.replace(/\/+$/, ''), { sensitive: false, end: true, trailing: true, decode: decodeParam }),
+      matches: (requestPath) => (matcher ??= match(path.replace(/\/+$/, ''), { sensitive: false, end: true, trailing: true, decode: decodeParam }))(requestPath),
       handler,
       operation: () => (bound ??= bindOperation(entry, options.compiled)),
     };
