@@ -11,7 +11,7 @@ Options:
   --token JWT              token of a user allowed to create and delete (env CK_TOKEN)
   --token-command "CMD"    run CMD and use its output as the token
   --restricted-token JWT   token of a user without write permission, for the 403 rule (env CK_RESTRICTED_TOKEN)
-  --profile P              contract (default) or openmetadata
+  --profile P              contract (default), openmetadata (2.0) or openmetadata-1.10
   --runs N                 random sequences to run (default 25)
   --seed S                 seed of the random sequences (default: a new one, printed by every run)
   --path P                 replay one failing sequence (printed with its seed by a failure)

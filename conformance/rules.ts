@@ -256,6 +256,16 @@ export const RULES: readonly Rule[] = [
     source: observed('docs/behaviour.md "Events" (EventResource.java: events of committed changes only)'),
   },
   {
+    id: 'events.lineage',
+    name: 'Adding, replacing and removing a lineage edge records entityLineageAdded, entityLineageUpdated and entityLineageDeleted (entityType lineage, named <from FQN>--upstream--><to FQN>), listed by GET /v1/events?entityUpdated=lineage',
+    source: observed('docs/behaviour.md "Events" (changeEventType.json at the 2.0 line, AuditLogRepositoryTest.java)'),
+    expect: {
+      contract: 'the three lineage events, as OpenMetadata 2.0 records them',
+      openmetadata: 'the three lineage events',
+      'openmetadata-1.10': 'no lineage event (1.x has no such event types)',
+    },
+  },
+  {
     id: 'events.followers-notified',
     name: "A change to a followed entity appears in the follower's feed (GET /v1/feed?userId=<follower>&filterType=FOLLOWS), and not in the feed of a user who does not follow it",
     source: contract('"Events" (followers of a table receive notifications about changes to it); the feed: docs/behaviour.md "Activity feed" (FeedResource.java)'),
@@ -527,6 +537,27 @@ export const RULES: readonly Rule[] = [
     id: 'search.index-filter',
     name: 'index=<kind>_search_index returns only hits of that kind (_index and entityType); index=all returns every kind',
     source: observed('docs/behaviour.md "Search" ("Index names", elasticsearch/indexMapping.json)'),
+  },
+  {
+    id: 'search.search-after',
+    name: 'search_after with the sort values of the last hit of a page sorted by a field gives the hits after it, in order: the pages together hold each match once, and the page after the last is empty',
+    source: observed('docs/behaviour.md "Search" (SearchResource.java search: search_after)'),
+    expect: {
+      contract: 'search_after repeated, one parameter per sort value (OpenMetadata 2.0)',
+      openmetadata: 'search_after repeated, one parameter per sort value',
+      'openmetadata-1.10': 'one search_after parameter, the sort values joined by commas',
+    },
+  },
+  // Names
+  {
+    id: 'names.refused-characters',
+    name: "A create whose name the profile's name pattern refuses answers 400 and creates nothing; a name it allows is created",
+    source: observed('docs/behaviour.md "Validation and limits" (type/basic.json entityName)'),
+    expect: {
+      contract: '`>`, `"`, control characters and `::` refused (OpenMetadata 2.0)',
+      openmetadata: '`>`, `"`, control characters and `::` refused',
+      'openmetadata-1.10': 'only `::` refused by the pattern: `a>b` and a tab are created',
+    },
   },
   // Lineage
   {

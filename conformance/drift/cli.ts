@@ -29,7 +29,7 @@ Options:
   --restricted-token JWT          the target's token of a user without write permission (env CK_RESTRICTED_TOKEN)
   --reference-restricted-token JWT  the same for the reference (env CK_REFERENCE_RESTRICTED_TOKEN); the
                                   restricted user's requests are sent only when both servers have one
-  --profile P                     contract (default) or openmetadata
+  --profile P                     contract (default), openmetadata (2.0) or openmetadata-1.10
   --runs N                        generated sequences (default 25)
   --seed S                        seed of the sequences (default: a new one, printed by every run)
   --path P                        replay one sequence (printed with its seed by a difference)

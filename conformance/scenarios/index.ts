@@ -4,6 +4,7 @@ import { contractDocuments } from './contract-documents.ts';
 import { customProperties } from './custom-properties.ts';
 import { changeEvents } from './events.ts';
 import { lineageGraph } from './lineage.ts';
+import { entityNames } from './names.ts';
 import { createAndUniqueness, deleteAndRestore, errorsAndAuth, followersAndVotes, upsertAndBulk } from './lifecycle.ts';
 import { everyOperationOfTheInterface } from './operations.ts';
 import { searchIndex } from './search.ts';
@@ -29,6 +30,7 @@ export const SCENARIOS: readonly Scenario[] = [
   changeEvents,
   searchIndex,
   lineageGraph,
+  entityNames,
   customProperties,
 ];
 

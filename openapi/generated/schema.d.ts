@@ -11205,10 +11205,11 @@ export interface components {
          */
         Uuid: string;
         /**
-         * @description Entity name. OpenMetadata's rule (basic.json#/definitions/entityName): 1..256 characters,
-         *     and the sequence `::` is not allowed. Dots, spaces and slashes are allowed; a name that
-         *     contains a dot is quoted in fully qualified names (`"a.b"`), and a name containing a double
-         *     quote is rejected with 400 `Invalid name <name>`.
+         * @description Entity name. OpenMetadata's rule at its 2.0 line (basic.json#/definitions/entityName): 1..256
+         *     characters; the sequence `::`, `>`, `"` and control characters (U+0000 to U+001F) are not
+         *     allowed (400). Dots, spaces and slashes are allowed; a name that contains a dot is quoted in
+         *     fully qualified names (`"a.b"`). Profile `openmetadata-1.10` refuses only `::` here, and a
+         *     name containing a double quote then fails with 400 `Invalid name <name>`.
          */
         EntityName: string;
         /**
@@ -11344,7 +11345,7 @@ export interface components {
             previousVersion: components["schemas"]["EntityVersion"];
         };
         /** @enum {string} */
-        ChangeEventType: "entityCreated" | "entityUpdated" | "entityFieldsChanged" | "entityNoChange" | "entitySoftDeleted" | "entityDeleted" | "entityRestored";
+        ChangeEventType: "entityCreated" | "entityUpdated" | "entityFieldsChanged" | "entityNoChange" | "entitySoftDeleted" | "entityDeleted" | "entityRestored" | "entityLineageAdded" | "entityLineageUpdated" | "entityLineageDeleted" | "taskCreated" | "taskUpdated";
         /**
          * @description OpenMetadata's ChangeEvent (changeEvent.json; docs/behaviour.md "Followers and votes", "Events"): what follower and
          *     vote endpoints return in the `openmetadata` profile, what `GET /v1/events` lists and what a webhook receives.
@@ -11886,7 +11887,7 @@ export interface components {
             /** @description Relevance; `null` when the hits are sorted by a field. */
             _score: number | null;
             _source?: components["schemas"]["SearchSource"];
-            /** @description The sort values of the hit, when sorted by a field. */
+            /** @description The sort values of the hit, when sorted by a field (the key, then the fully qualified name), as `search_after` takes them. */
             sort?: unknown[];
         };
         /**
@@ -13298,6 +13299,11 @@ export interface components {
          * @enum {string}
          */
         TestCaseStatus: "Success" | "Failed" | "Aborted" | "Queued";
+        /**
+         * @description A `testCaseStatus` list filter: one status, or the parameter repeated for several (OpenMetadata
+         *     2.0's `List<String>`, each checked against the statuses: an unknown one is 400).
+         */
+        TestCaseStatusFilter: components["schemas"]["TestCaseStatus"] | components["schemas"]["TestCaseStatus"][];
         /**
          * @description One run of a test case (OpenMetadata testCaseResult). The client sends `timestamp`,
          *     `testCaseStatus` and optionally `result` and `testResultValue`; the server adds `id` and
@@ -30463,6 +30469,14 @@ export interface operations {
                 /** @description `_score`, or a field of the indexed documents (a `.keyword` suffix is allowed). */
                 sort_field?: string;
                 sort_order?: "asc" | "desc";
+                /**
+                 * @description The sort values of the last hit seen (its `sort`: the sort key or score, then the fully
+                 *     qualified name): only the hits after it, in the same order. One parameter per value,
+                 *     repeated (`search_after=orders&search_after=svc.db.s.orders`), so a value may hold a comma,
+                 *     as OpenMetadata 2.0 binds it; profile `openmetadata-1.10` takes one parameter with the
+                 *     values joined by commas. `from` must then be 0 (else 400).
+                 */
+                search_after?: string | string[];
                 /** @description Count every match; otherwise the count stops at 10,000. */
                 track_total_hits?: boolean;
                 /** @description Elasticsearch query DSL (JSON, optionally wrapped in `{"query": …}`) the hits must match. */
@@ -34133,6 +34147,12 @@ export interface operations {
                 entityLink?: string;
                 /** @description Only the test cases of the test suite with this UUID. */
                 testSuiteId?: components["schemas"]["Uuid"];
+                /**
+                 * @description Only the test cases whose newest result has one of these statuses; repeat the parameter
+                 *     for several (`testCaseStatus=Failed&testCaseStatus=Aborted`), as OpenMetadata 2.0 binds
+                 *     it; an unknown status is 400. Profile `openmetadata-1.10` takes one.
+                 */
+                testCaseStatus?: components["schemas"]["TestCaseStatusFilter"];
             };
             header?: never;
             path?: never;
@@ -34832,8 +34852,8 @@ export interface operations {
                 includeAllTests?: boolean;
                 /** @description Only the test cases of this test suite. */
                 testSuiteId?: components["schemas"]["Uuid"];
-                /** @description Only test cases whose newest result has this status. */
-                testCaseStatus?: components["schemas"]["TestCaseStatus"];
+                /** @description Only test cases whose newest result has one of these statuses (repeat the parameter for several; profile `openmetadata-1.10` takes one). */
+                testCaseStatus?: components["schemas"]["TestCaseStatusFilter"];
                 /** @description Only table-level tests, column-level tests, or all. */
                 testCaseType?: "all" | "table" | "column";
                 /** @description Only test cases whose test definition runs on one of these platforms (comma-separated). */

@@ -120,7 +120,7 @@ type FieldProvider = (stored: StoredEntity, ctx: CatalogContext) => unknown;
  * A list query parameter that is not an FQN prefix: given the parameter's value, the test an entity
  * must pass, or undefined when that value filters nothing (`root=false`).
  */
-export type ListFilter = (value: unknown) => ((entity: Entity) => boolean) | undefined;
+export type ListFilter = (value: unknown, ctx: CatalogContext) => ((entity: Entity) => boolean) | undefined;
 
 export interface Kind {
   // The row: what the generic code serves every kind from.

@@ -12,6 +12,7 @@ import { CatalogError } from './errors.ts';
 import { createEntity, softDelete } from './lifecycle.ts';
 import type { ListQuery } from './listing.ts';
 import { cursorKey, encodeCursor, listEntities } from './listing.ts';
+import { addTestCaseResult } from '../features/data-quality/test-case-results.ts';
 
 const USER = 'admin';
 const ZERO_ID = '00000000-0000-4000-8000-000000000000';
@@ -66,6 +67,17 @@ beforeAll(async () => {
     ['me', 'api.users'],
   ]) {
     create('apiEndpoint', { name, apiCollection: collection, endpointURL: `https://example.com/${name}` });
+  }
+
+  create('testDefinition', { name: 'rowCount', description: 'r', entityType: 'TABLE', testPlatforms: ['OpenMetadata'] });
+  for (const [name, status] of [
+    ['ok', 'Success'],
+    ['bad', 'Failed'],
+    ['stopped', 'Aborted'],
+    ['never', undefined],
+  ] as const) {
+    const testCase = create('testCase', { name, entityLink: '<#E::table::svc.db.s1.t1>', testDefinition: 'rowCount' });
+    if (status) addTestCaseResult(ctx, testCase, { timestamp: 1_700_000_000_000, testCaseStatus: status });
   }
 });
 
@@ -152,6 +164,13 @@ const FILTER_CASES: { given: string; kind: string; filters: () => Record<string,
   { given: 'the domain', kind: 'table', filters: () => ({ domain: 'Sales' }), want: ['svc.db.s1.t2'] },
   { given: 'the status', kind: 'dataContract', filters: () => ({ entityStatus: 'Approved' }), want: ['svc.db.s1.t1.dataContract_c1'] },
   { given: 'the entity', kind: 'dataContract', filters: () => ({ entity: idOf('table', 'svc.db.s2.t3') }), want: ['svc.db.s2.t3.dataContract_c3'] },
+  { given: 'one status of the newest result', kind: 'testCase', filters: () => ({ testCaseStatus: 'Failed' }), want: ['svc.db.s1.t1.bad'] },
+  {
+    given: 'several statuses (the parameter repeated)',
+    kind: 'testCase',
+    filters: () => ({ testCaseStatus: ['Failed', 'Aborted'] as unknown as string }),
+    want: ['svc.db.s1.t1.bad', 'svc.db.s1.t1.stopped'],
+  },
   {
     given: 'parameters that are no filter of the kind (own keys only)',
     kind: 'container',

@@ -52,6 +52,11 @@ const VERBS: Readonly<Record<ChangeEvent['eventType'], string>> = {
   entitySoftDeleted: 'soft deleted',
   entityDeleted: 'deleted',
   entityRestored: 'restored',
+  entityLineageAdded: 'added lineage to',
+  entityLineageUpdated: 'updated lineage of',
+  entityLineageDeleted: 'removed lineage from',
+  taskCreated: 'created a task on',
+  taskUpdated: 'updated a task on',
 };
 
 /** The field changes of an event, each with its operation (added, updated, deleted). */

@@ -294,6 +294,40 @@ describe('edges and the lifecycle of their ends', () => {
     await c.delete(`/api/v1/lineage/table/00000000-0000-4000-8000-000000000000/table/${b.id}`).expect(404);
   });
 
+  it('adding, replacing and removing an edge records entityLineageAdded, entityLineageUpdated and entityLineageDeleted (OpenMetadata 2.0)', async () => {
+    const a = await create('ev_a', 'table', 'tables', { name: 'ev_a', databaseSchema: 'wh.db.sch', columns: cols('x') });
+    const b = await create('ev_b', 'table', 'tables', { name: 'ev_b', databaseSchema: 'wh.db.sch', columns: cols('x') });
+    await c.put('/api/v1/lineage', edge(a, b)).expect(200);
+    await c.put('/api/v1/lineage', { edge: { ...edge(a, b).edge, description: 'again' } }).expect(200);
+    await c.delete(`/api/v1/lineage/table/${a.id}/table/${b.id}`).expect(200);
+    const all = (await c.get('/api/v1/events?entityUpdated=lineage').expect(200)).body.data as Record<string, unknown>[];
+    const events = all.filter((ev) => ev.entityId === b.id);
+    expect(events.map((ev) => [ev.eventType, ev.entityType, ev.entityFullyQualifiedName, ev.entityId])).toEqual(
+      ['entityLineageAdded', 'entityLineageUpdated', 'entityLineageDeleted'].map((type) => [type, 'lineage', `${a.fqn}--upstream-->${b.fqn}`, b.id]),
+    );
+    expect(events[1]!.entity).toMatchObject({ fromEntity: { id: a.id, type: 'table' }, toEntity: { id: b.id, type: 'table' }, description: 'again' });
+    // Not about a table: a list of the tables' updates leaves them out.
+    const tables = (await c.get('/api/v1/events?entityUpdated=table').expect(200)).body.data as Record<string, unknown>[];
+    expect(tables.filter((ev) => String(ev.eventType).startsWith('entityLineage'))).toEqual([]);
+  });
+
+  it('profile openmetadata-1.10 records no lineage events', async () => {
+    const old = await startApp({ profile: 'openmetadata-1.10' });
+    try {
+      await old.put('/api/v1/services/databaseServices', { name: 'wh', serviceType: 'Mysql' }).expect(201);
+      await old.put('/api/v1/databases', { name: 'db', service: 'wh' }).expect(201);
+      await old.put('/api/v1/databaseSchemas', { name: 'sch', database: 'wh.db' }).expect(201);
+      const [x, y] = await Promise.all(
+        ['x', 'y'].map(async (name) => (await old.put('/api/v1/tables', { name, databaseSchema: 'wh.db.sch', columns: cols('c') }).expect(201)).body),
+      );
+      await old.put('/api/v1/lineage', { edge: { fromEntity: { id: x.id, type: 'table' }, toEntity: { id: y.id, type: 'table' } } }).expect(200);
+      const events = (await old.get('/api/v1/events?entityUpdated=*&entityCreated=*').expect(200)).body.data as Record<string, unknown>[];
+      expect(events.filter((ev) => String(ev.eventType).startsWith('entityLineage'))).toEqual([]);
+    } finally {
+      await old.close();
+    }
+  });
+
   it('the state export carries the edges, and an import brings them back', async () => {
     const exported = (await request(c.app).get('/__admin/state').expect(200)).body;
     expect(exported.sideData.lineage[e.stg!.id]).toEqual([expect.objectContaining({ fromEntity: e.stg!.id, toEntity: e.fact!.id })]);

@@ -133,14 +133,14 @@ export function mountLineageRoutes(router: OperationRoutes, ctx: CatalogContext)
   router.delete(`${ROOT}/:fromEntity/name/:fromFQN/:toEntity/name/:toFQN`, (req, reply) => {
     const from = findEndByFqn(ctx, pathParam(req, 'fromEntity'), pathParam(req, 'fromFQN'), false);
     const to = findEndByFqn(ctx, pathParam(req, 'toEntity'), pathParam(req, 'toFQN'), false);
-    removeEdge(ctx, from, to);
+    removeEdge(ctx, from, to, user(req));
     reply.status(200).empty();
   });
 
   router.delete(`${ROOT}/:fromEntity/:fromId/:toEntity/:toId`, (req, reply) => {
     const from = findEnd(ctx, pathParam(req, 'fromEntity'), pathParam(req, 'fromId'), false);
     const to = findEnd(ctx, pathParam(req, 'toEntity'), pathParam(req, 'toId'), false);
-    removeEdge(ctx, from, to);
+    removeEdge(ctx, from, to, user(req));
     reply.status(200).empty();
   });
 }

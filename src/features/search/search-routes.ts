@@ -35,6 +35,17 @@ function list(req: ApiRequest, name: string): string[] | undefined {
   return (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).map((v) => v.trim());
 }
 
+/**
+ * `search_after` (docs/behaviour.md "Search"): from OpenMetadata 2.0 one parameter per sort value,
+ * repeated, so a value may hold a comma; before it, one parameter with the values joined by commas.
+ */
+function searchAfter(req: ApiRequest, form: 'repeated' | 'joined'): string[] | undefined {
+  const value = (req.query as Record<string, unknown>).search_after;
+  if (value === undefined || value === '') return undefined;
+  const values = (Array.isArray(value) ? value : [value]).map(String);
+  return form === 'joined' ? values.flatMap((v) => v.split(',')) : values;
+}
+
 export function mountSearchRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   const index = new SearchIndex(ctx);
 
@@ -54,6 +65,7 @@ export function mountSearchRoutes(router: OperationRoutes, ctx: CatalogContext):
         fetchSource: bool(req, 'fetch_source', true),
         includeFields: list(req, 'include_source_fields'),
         excludeFields: list(req, 'exclude_source_fields'),
+        searchAfter: searchAfter(req, ctx.profile.searchAfter),
       }),
     );
   });
