@@ -11459,7 +11459,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        EntityBase: {
+        EntityCore: {
             id: components["schemas"]["Uuid"];
             name: string;
             fullyQualifiedName: components["schemas"]["FullyQualifiedName"];
@@ -11473,6 +11473,8 @@ export interface components {
             deleted: boolean;
             changeDescription?: components["schemas"]["ChangeDescription"];
             incrementalChangeDescription?: components["schemas"]["ChangeDescription"];
+        };
+        EntityBase: components["schemas"]["EntityCore"] & {
             owners?: components["schemas"]["EntityReferenceList"];
             tags?: components["schemas"]["TagLabel"][];
             domains?: components["schemas"]["EntityReferenceList"];
@@ -12942,9 +12944,13 @@ export interface components {
         /**
          * @description A classification, a group of tags (contract "Classification"). Its FQN is its (quoted) name.
          *     `provider` and `mutuallyExclusive` are always returned (contract); `disabled`, `termCount` and
-         *     `usageCount` follow OpenMetadata (docs/behaviour.md "Classifications and tags"). Classifications have no followers or votes.
+         *     `usageCount` follow OpenMetadata (docs/behaviour.md "Classifications and tags"). Classifications have no followers or votes,
+         *     and, as the contract's field list has it, no `tags`, `domains` or data products.
          */
-        Classification: components["schemas"]["EntityBase"] & {
+        Classification: components["schemas"]["EntityCore"] & {
+            owners?: components["schemas"]["EntityReferenceList"];
+            /** @description Custom property values (contract `extension`). */
+            extension?: Record<string, never>;
             provider: components["schemas"]["ClassificationProvider"];
             /** @description When true only one tag of the classification can be applied to an entity at a time. */
             mutuallyExclusive: boolean;
@@ -12956,11 +12962,18 @@ export interface components {
             usageCount?: number;
         };
         /**
-         * @description Contract "Classification" create request: only `name` is required. OpenMetadata also requires
+         * @description Contract "Classification" create request: only `name` is required, and it takes no tags or
+         *     domains (the contract's classification fields). OpenMetadata also requires
          *     `description` (docs/behaviour.md "Classifications and tags"); this document follows the contract. `mutuallyExclusive` cannot be
          *     changed after creation: an upsert with a different value keeps the stored one (docs/behaviour.md "Classifications and tags").
          */
-        CreateClassification: components["schemas"]["CreateEntityBase"] & {
+        CreateClassification: {
+            name: components["schemas"]["EntityName"];
+            displayName?: string;
+            description?: components["schemas"]["Markdown"];
+            owners?: components["schemas"]["EntityReferenceList"];
+            /** @description Custom property values (contract `extension`). */
+            extension?: Record<string, never>;
             /** @default false */
             mutuallyExclusive: boolean;
             provider?: components["schemas"]["ClassificationProvider"];
@@ -28040,9 +28053,7 @@ export interface operations {
                      *       "mutuallyExclusive": true,
                      *       "disabled": false,
                      *       "termCount": 0,
-                     *       "owners": [],
-                     *       "tags": [],
-                     *       "domains": []
+                     *       "owners": []
                      *     }
                      */
                     "application/json": components["schemas"]["Classification"];

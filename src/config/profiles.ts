@@ -43,6 +43,7 @@ export interface ProfileDifferences {
   readonly searchAfter: 'repeated' | 'joined';
   readonly testCaseStatusFilter: 'many' | 'one';
   readonly lineageEvents: boolean;
+  readonly entityShapes: 'document' | 'upstream';
 }
 
 export interface Profile extends ProfileDifferences {
@@ -66,6 +67,7 @@ const SERVER_ROWS: Record<keyof ProfileDifferences, true> = {
   searchAfter: true,
   testCaseStatusFilter: true,
   lineageEvents: true,
+  entityShapes: true,
 };
 
 export const PROFILE_NAMES: readonly ProfileName[] = ['contract', 'openmetadata', 'openmetadata-1.10'];

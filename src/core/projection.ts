@@ -39,9 +39,12 @@ export function render(ctx: CatalogContext, def: Kind, stored: StoredEntity, fie
   // Copied key by key, leaving out the relationship fields not asked for: deleting them from a copy
   // would make it a slow dictionary object for validation and JSON.stringify (bench: list page).
   const out = {} as Entity;
-  for (const key in source) if (fields === 'all' || !relationships.has(key) || fields.has(key)) out[key] = source[key];
+  // The openmetadata profiles answer only what OpenMetadata's schema of the kind lists (docs/behaviour.md
+  // "Shapes of the openmetadata profiles"); the contract profile answers what is stored, checked by its schema.
+  const shown = ctx.profile.entityShapes === 'upstream' ? ctx.validators.propertyNames(def.schema) : ALL_FIELDS;
+  for (const key in source) if ((fields === 'all' || !relationships.has(key) || fields.has(key)) && shown.has(key)) out[key] = source[key];
   for (const field of def.relationshipFields) {
-    if (fields !== 'all' && !fields.has(field)) continue;
+    if ((fields !== 'all' && !fields.has(field)) || !shown.has(field)) continue;
     const childType = def.childFields?.[field];
     if (childType !== undefined) {
       out[field] = ctx.store
@@ -54,12 +57,15 @@ export function render(ctx: CatalogContext, def: Kind, stored: StoredEntity, fie
       else if (def.emptyArrays.includes(field)) out[field] = [];
     }
   }
-  if (fields !== 'all') for (const field of def.emptyArrays) if (!relationships.has(field)) out[field] ??= [];
+  if (fields !== 'all') for (const field of def.emptyArrays) if (!relationships.has(field) && shown.has(field)) out[field] ??= [];
   if (ctx.profile.maskSecrets && out.connection !== undefined) out.connection = maskConnection(out.connection);
   addReferenceHrefs(collectionsOf(ctx.kinds), out, baseUrl);
   out.href = `${baseUrl}/v1/${def.collection}/${source.id}`;
   return out;
 }
+
+/** Every field name: what the contract profile's answers keep. */
+const ALL_FIELDS: Pick<ReadonlySet<string>, 'has'> = { has: () => true };
 
 const relationshipSets = new WeakMap<Kind, ReadonlySet<string>>();
 

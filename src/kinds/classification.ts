@@ -7,6 +7,8 @@ import { DISABLED_FILTER, refuseSystemDelete } from './tag.ts';
 
 export const classification = governed('classification', 'classifications', 'Classification', {
   relationshipFields: ['usageCount', 'termCount'],
+  // The interface's classification has no tags or domains (docs/behaviour.md "Classifications and tags").
+  emptyArrays: ['owners'],
   defaults: { mutuallyExclusive: false, provider: 'user', disabled: false },
   immutableFields: ['mutuallyExclusive'],
   listFilters: { disabled: DISABLED_FILTER },
