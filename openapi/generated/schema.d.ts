@@ -12109,7 +12109,11 @@ export interface components {
          *     The `service` reference also carries `displayName` and `href` (contract "Fields common to most
          *     entities").
          */
-        Database: components["schemas"]["EntityBase"] & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & components["schemas"]["DatabaseFields"] & {
+        Database: components["schemas"]["EntityBase"] & {
+            /** @description Usage counts (OpenMetadata's usageDetails.json); this server keeps none. */
+            usageSummary?: Record<string, never>;
+            location?: components["schemas"]["EntityReference"];
+        } & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & components["schemas"]["DatabaseFields"] & {
             entityStatus?: components["schemas"]["EntityStatus"];
             databaseSchemas?: components["schemas"]["EntityReferenceList"];
             databaseProfilerConfig?: components["schemas"]["DatabaseProfilerConfig"];
@@ -12149,7 +12153,11 @@ export interface components {
          * @description A dashboard in a dashboard service (contract "Dashboard"). Its FQN is `<service>.<name>`.
          *     `charts` holds references to the charts named in the create request.
          */
-        Dashboard: components["schemas"]["EntityBase"] & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & {
+        Dashboard: components["schemas"]["EntityBase"] & {
+            /** @description Usage counts (OpenMetadata's usageDetails.json); this server keeps none. */
+            usageSummary?: Record<string, never>;
+            dataModels?: components["schemas"]["EntityReferenceList"];
+        } & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & {
             /** @description URL of the dashboard in the source system. */
             sourceUrl?: string;
             charts?: components["schemas"]["EntityReferenceList"];
@@ -12247,7 +12255,10 @@ export interface components {
          * @description A schema in a database. Its FQN is `<service>.<database>.<schema>` (docs/behaviour.md "Fully qualified names"); `service`
          *     is the database service of its database.
          */
-        DatabaseSchema: components["schemas"]["EntityBase"] & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & components["schemas"]["DatabaseSchemaFields"] & {
+        DatabaseSchema: components["schemas"]["EntityBase"] & {
+            /** @description Usage counts (OpenMetadata's usageDetails.json); this server keeps none. */
+            usageSummary?: Record<string, never>;
+        } & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & components["schemas"]["DatabaseSchemaFields"] & {
             database: components["schemas"]["EntityReference"];
             tables?: components["schemas"]["EntityReferenceList"];
             databaseSchemaProfilerConfig?: components["schemas"]["DatabaseProfilerConfig"];
@@ -12328,7 +12339,11 @@ export interface components {
          *     OpenMetadata's table fields, returned by the `openmetadata`-profile shapes of the profiler and
          *     sample-data endpoints (docs/behaviour.md "Table data") and when asked for with `fields`.
          */
-        Table: components["schemas"]["EntityBase"] & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & components["schemas"]["TableFields"] & {
+        Table: components["schemas"]["EntityBase"] & {
+            /** @description Usage counts (OpenMetadata's usageDetails.json); this server keeps none. */
+            usageSummary?: Record<string, never>;
+            testSuite?: components["schemas"]["EntityReference"];
+        } & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & components["schemas"]["TableFields"] & {
             database: components["schemas"]["EntityReference"];
             databaseSchema: components["schemas"]["EntityReference"];
             tableProfilerConfig?: components["schemas"]["TableProfilerConfig"];
@@ -12916,7 +12931,10 @@ export interface components {
          *     responses": ML model; other fields from OpenMetadata's mlmodel.json). Its FQN is
          *     `<service>.<model>`.
          */
-        MlModel: components["schemas"]["EntityBase"] & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & components["schemas"]["MlModelFields"] & {
+        MlModel: components["schemas"]["EntityBase"] & {
+            /** @description Usage counts (OpenMetadata's usageDetails.json); this server keeps none. */
+            usageSummary?: Record<string, never>;
+        } & components["schemas"]["Followable"] & components["schemas"]["ServiceChild"] & components["schemas"]["MlModelFields"] & {
             serviceType?: components["schemas"]["MlModelServiceType"];
             dashboard?: components["schemas"]["EntityReference"];
         };
@@ -13025,6 +13043,8 @@ export interface components {
          *     the user follows. `roles` and `teams` are references.
          */
         User: components["schemas"]["EntityBase"] & {
+            owns?: components["schemas"]["EntityReferenceList"];
+        } & {
             /** Format: email */
             email: string;
             isAdmin?: boolean;

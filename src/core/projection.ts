@@ -17,9 +17,9 @@ import { maskConnection } from './secrets.ts';
 export type FieldSelection = 'all' | ReadonlySet<string>;
 
 /**
- * Parses `fields=a,b`: any property of the kind's entity schema in the document, or a relationship
- * field of the kind (OpenMetadata's `EntityRepository.allowedFields`, every property of the entity
- * class); anything else is 400 `Invalid field name x`.
+ * Parses `fields=a,b`: any property of the kind's entity schema in the profile's document (its
+ * relationship fields among them: OpenMetadata's `EntityRepository.allowedFields`, every property of
+ * the entity class), as the document's `fields` pattern lists them; anything else is 400 `Invalid field name x`.
  */
 export function parseFields(ctx: CatalogContext, def: Kind, raw: unknown): FieldSelection {
   if (raw === undefined || raw === '') return new Set();
@@ -29,7 +29,7 @@ export function parseFields(ctx: CatalogContext, def: Kind, raw: unknown): Field
     .filter((f) => f !== '');
   if (names.includes('*')) return 'all';
   const schemaFields = ctx.validators.propertyNames(def.schema);
-  for (const name of names) if (!schemaFields.has(name) && !def.relationshipFields.includes(name)) throw CatalogError.badRequest(`Invalid field name ${name}`);
+  for (const name of names) if (!schemaFields.has(name)) throw CatalogError.badRequest(`Invalid field name ${name}`);
   return new Set(names);
 }
 

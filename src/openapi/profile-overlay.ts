@@ -42,6 +42,7 @@ export function applyProfileOverlay(doc: OpenApiDocument, profile: Profile): voi
   if (name && name.pattern !== profile.entityNamePattern) name.pattern = profile.entityNamePattern;
   if (!profile.followerBodyMayBeText) dropTextFollowerBodies(doc);
   if (profile.entityShapes === 'upstream') for (const [name, shape] of Object.entries(UPSTREAM_FACTS.components)) shapeAsUpstream(doc, name, shape);
+  listFieldNames(doc);
   for (const param of queryParameters(doc)) {
     // 1.x binds one `search_after` string split at commas; 2.0 repeats the parameter per sort value.
     if (param.name === 'search_after' && profile.searchAfter === 'joined') param.schema = { type: 'string', maxLength: 2048 };
@@ -125,6 +126,51 @@ function shapeAsUpstream(doc: OpenApiDocument, name: string, shape: UpstreamShap
   // Left open, as the document's entities are: what is stored beyond the list (a new entity's empty
   // arrays) may be imported back; answers leave it out (src/core/projection.ts `render`).
   doc.components.schemas[name] = schema;
+}
+
+const FIELDS_REF = '#/components/parameters/Fields';
+
+/**
+ * `fields` as each operation takes it: the shared parameter becomes the operation's own, whose
+ * pattern lists the names of its entity schema (the properties `fields` may name, src/core/projection.ts
+ * `parseFields`), comma-separated, `*` for all; so a client or a generator sees what the server takes.
+ */
+function listFieldNames(doc: OpenApiDocument): void {
+  const shared = (doc.components.parameters as Record<string, Json> | undefined)?.Fields;
+  if (!shared) return;
+  for (const item of Object.values(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method] as Json | undefined;
+      const params = op?.parameters as Json[] | undefined;
+      const at = params?.findIndex((param) => param.$ref === FIELDS_REF) ?? -1;
+      if (!op || !params || at < 0) continue;
+      const entity = entitySchemaOf(doc, op);
+      if (!entity) continue;
+      const names = [...flatten(doc, doc.components.schemas[entity]).properties.keys()].sort();
+      params[at] = {
+        ...shared,
+        description: `${String(shared.description ?? '')}\nThe names this operation takes: ${names.map((n) => `\`${n}\``).join(', ')}.\n`,
+        schema: { type: 'string', maxLength: 2048, pattern: fieldsPattern(names) },
+      };
+    }
+  }
+}
+
+/** `a,b` of the names, `*`, spaces and empty items allowed (the server trims and skips them). */
+export function fieldsPattern(names: readonly string[]): string {
+  // Spaces go to the leading run unless a name came first: no two ways to match, so no backtracking.
+  const one = `\\s*(?:(?:\\*|${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\s*)?`;
+  return `^${one}(?:,${one})*$`;
+}
+
+/** The component an operation answers about: its 200 answer, or the items of a list's `data`. */
+function entitySchemaOf(doc: OpenApiDocument, op: Json): string | undefined {
+  const responses = op.responses as Record<string, Json> | undefined;
+  const schema = (((responses?.['200'] ?? responses?.['201'])?.content as Record<string, Json> | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;
+  const name = typeof schema?.$ref === 'string' ? schema.$ref.split('/').pop()! : undefined;
+  if (!name) return undefined;
+  const items = ((doc.components.schemas[name]?.properties as Record<string, Json> | undefined)?.data as Json | undefined)?.items as Json | undefined;
+  return typeof items?.$ref === 'string' ? items.$ref.split('/').pop() : name;
 }
 
 /** Every inline query parameter of every operation (shared component parameters are not changed here). */
