@@ -123,6 +123,13 @@ describe('every answer about the demo catalog holds to the facts', () => {
     }
   });
 
+  it('openmetadata: the fields the real server takes are taken (a table: schemaDefinition, dataModel); others are 400 Invalid field name', async () => {
+    const [table] = await all(apps.openmetadata!, 'tables');
+    await apps.openmetadata!.get(`/api/v1/tables/${String(table!.id)}?fields=schemaDefinition,dataModel`).expect(200);
+    const refused = await apps.openmetadata!.get(`/api/v1/tables/${String(table!.id)}?fields=columns,nope`).expect(400);
+    expect(refused.body.message).toBe('Invalid field name nope');
+  });
+
   it('contract: a classification answers no tags or domains', async () => {
     const classifications = await all(apps.contract!, 'classifications');
     expect(classifications.length).toBeGreaterThan(0);

@@ -61,4 +61,21 @@ describe('the served document per profile', () => {
       expect(several(resolved), profile).toBe(want);
     }
   });
+
+  it.each([
+    {
+      profile: 'contract' as const,
+      path: '/v1/tables/{id}',
+      takes: ['columns', 'owners,tags', ' followers , votes ', '*', 'usageSummary,testSuite'],
+      refuses: ['nope', 'columns,nope', 'dataModel'],
+    },
+    { profile: 'openmetadata' as const, path: '/v1/tables/{id}', takes: ['schemaDefinition,dataModel', 'columns'], refuses: ['customMetricz'] },
+    { profile: 'openmetadata' as const, path: '/v1/users', takes: ['teams,roles,follows,owns'], refuses: ['owners', 'tags'] },
+    { profile: 'contract' as const, path: '/v1/classifications/{id}', takes: ['owners,usageCount'], refuses: ['tags', 'domains'] },
+  ])('$profile $path: fields lists the names it takes', ({ profile, path, takes, refuses }) => {
+    const fields = param(doc(profile), path, 'fields').schema as Json;
+    const pattern = new RegExp(String(fields.pattern), 'u');
+    for (const value of takes) expect(pattern.test(value), value).toBe(true);
+    for (const value of refuses) expect(pattern.test(value), value).toBe(false);
+  });
 });
