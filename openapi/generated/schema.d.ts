@@ -11195,6 +11195,581 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tasks
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks") (docs/behaviour.md "Listing"): cursor paging with `limit`, `before`, `after`, soft-deleted tasks only with `include`, and the filters below.
+         */
+        get: operations["listTasks"];
+        /**
+         * Create or update a task
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks"). A task's fully qualified name is its `taskId`, which the server
+         *     gives: a request whose `name` is the `taskId` of a task updates that task (200), any other creates a new one (201).
+         */
+        put: operations["createOrUpdateTask"];
+        /**
+         * Create a task
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks"): 201 with the task, its `taskId` (`TASK-00001`, the next
+         *     number) as its fully qualified name, `status` `Open`, `priority` `Medium` unless given, `createdBy` the
+         *     token's user. `about` names an entity of type `aboutType` (default `table`) by FQN: unknown, 404.
+         *     Records a `taskCreated` change event and an activity event.
+         */
+        post: operations["createTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tasks assigned to the token's user or one of their teams
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks"): the tasks assigned to the token's user or one of their teams, paged as the task list.
+         */
+        get: operations["listAssignedTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/owned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tasks about entities the token's user or one of their teams owns
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks"): the tasks about entities the token's user or one of their teams owns, paged as the task list.
+         */
+        get: operations["listOwnedTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/visible": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tasks assigned to the token's user (or their teams) or about entities they own
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks"): the tasks assigned to the token's user (or their teams) or about entities they own, paged as the task list.
+         */
+        get: operations["listVisibleTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tasks the token's user created
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks"): the tasks the token's user created, paged as the task list.
+         */
+        get: operations["listCreatedTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count tasks by status
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks"): `open` counts Open and Pending, `inProgress` InProgress,
+         *     `completed` the closed ones, `total` all; `view` (`assigned`, `owned`, `created`, `visible`) counts the
+         *     token's user's, as the lists of those names give them.
+         */
+        get: operations["countTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a task by id
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks") (docs/behaviour.md "Reading"): soft-deleted tasks only with `include=deleted|all`.
+         */
+        get: operations["getTaskById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a task by id
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks") (docs/behaviour.md "Delete and restore"): soft delete by default; `hardDelete=true` removes it (204 in the `contract` profile, 200 with the task in the `openmetadata` profiles).
+         */
+        delete: operations["deleteTask"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a task with JSON Patch
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks") (docs/behaviour.md "Patch"): an RFC 6902 patch; version +0.1 when something changed.
+         */
+        patch: operations["patchTask"];
+        trace?: never;
+    };
+    "/v1/tasks/name/{fqn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a task by fully qualified name
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks") (docs/behaviour.md "Reading"). Same as by id.
+         */
+        get: operations["getTaskByFqn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the versions of a task
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks") (docs/behaviour.md "Versions").
+         */
+        get: operations["listTaskVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description An entity version such as `0.2` or `1.2`. */
+                version: components["parameters"]["Version"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a task as it was at a version
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks") (docs/behaviour.md "Versions").
+         */
+        get: operations["getTaskVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a task
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks"): the task gets the status of `resolutionType` (`Approved`,
+         *     `Rejected`, `Cancelled`; otherwise `Completed`) and its `resolution` (type, `resolvedBy` the token's
+         *     user, `resolvedAt`, `comment`, `newValue`). An approved or completed description update or
+         *     description suggestion about an entity writes its `newValue` (else the payload's `newDescription`
+         *     or `suggestedValue`) to that entity's description, or to the column `payload.fieldPath` names
+         *     (`columns.<name>`): a change of that entity with its own version and event. A task that is no
+         *     longer open: 400. Records `taskUpdated`.
+         */
+        post: operations["resolveTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a task without resolving it
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks"): status `Cancelled`, resolution `Cancelled` with the `comment` given; a task no longer open: 400.
+         */
+        post: operations["closeTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Comment on a task
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks"): adds a comment by the token's user (`commentCount` +1); any role that may follow may comment.
+         */
+        post: operations["addTaskComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tasks/{id}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The comment's id. */
+                commentId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment of a task
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks"): the author or an Admin may delete it (403 otherwise).
+         */
+        delete: operations["deleteTaskComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment of a task
+         * @description Not in the contract; follows OpenMetadata 2.0 (`TaskResource`, `ui/rest/tasksAPI.ts`; docs/behaviour.md "Tasks"): only the comment's author may edit it (403 otherwise).
+         */
+        patch: operations["editTaskComment"];
+        trace?: never;
+    };
+    "/v1/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List activity
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ActivityResource`, `ui/rest/activityAPI.ts`; docs/behaviour.md "Activity"): the activity matching every filter given, newest first; `paging.total` counts them all.
+         */
+        get: operations["listActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/entity/{entityType}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity type. */
+                entityType: string;
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the activity of an entity
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ActivityResource`, `ui/rest/activityAPI.ts`; docs/behaviour.md "Activity"): the activity about the entity (its changes, and those of the tasks about it); an unknown entity is 404, newest first; `paging.total` counts them all.
+         */
+        get: operations["listEntityActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/entity/{entityType}/name/{fqn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity type. */
+                entityType: string;
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the activity of an entity by name
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ActivityResource`, `ui/rest/activityAPI.ts`; docs/behaviour.md "Activity"): as by id, newest first; `paging.total` counts them all.
+         */
+        get: operations["listEntityActivityByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/user/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user. */
+                userId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List what a user did
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ActivityResource`, `ui/rest/activityAPI.ts`; docs/behaviour.md "Activity"): what the user did (404 for an unknown user), newest first; `paging.total` counts them all.
+         */
+        get: operations["listUserActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/my-feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the activity of the token's user
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ActivityResource`, `ui/rest/activityAPI.ts`; docs/behaviour.md "Activity"): the activity about entities the token's user (or one of their teams) owns or follows, and what they did, newest first; `paging.total` counts them all.
+         */
+        get: operations["listMyActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the activity of what the token's user follows
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ActivityResource`, `ui/rest/activityAPI.ts`; docs/behaviour.md "Activity"): the activity about entities the token's user follows, newest first; `paging.total` counts them all.
+         */
+        get: operations["listFollowingActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/about": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the activity about an entity link
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ActivityResource`, `ui/rest/activityAPI.ts`; docs/behaviour.md "Activity"): the activity whose `about` is the link or inside it (`<#E::table::fqn>` takes its columns' too), newest first; `paging.total` counts them all.
+         */
+        get: operations["listActivityAbout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count activity
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ActivityResource`, `ui/rest/activityAPI.ts`; docs/behaviour.md "Activity"): the number of activity events of the last `days` days, as a JSON number.
+         */
+        get: operations["countActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/{id}/reaction/{reactionType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The reaction. */
+                reactionType: "thumbsUp" | "thumbsDown" | "hooray" | "laugh" | "confused" | "heart" | "rocket" | "eyes";
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * React to an activity
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ActivityResource`, `ui/rest/activityAPI.ts`; docs/behaviour.md "Activity"): the token's user's reaction, once per user and type; answers the activity.
+         */
+        put: operations["addActivityReaction"];
+        post?: never;
+        /**
+         * Take back a reaction
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ActivityResource`, `ui/rest/activityAPI.ts`; docs/behaviour.md "Activity"): removes the token's user's reaction of that type; answers the activity.
+         */
+        delete: operations["removeActivityReaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity/{id}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the replies to an activity
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ActivityResource`, `ui/rest/activityAPI.ts`; docs/behaviour.md "Activity"): oldest first.
+         */
+        get: operations["listActivityReplies"];
+        put?: never;
+        /**
+         * Reply to an activity
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ActivityResource`, `ui/rest/activityAPI.ts`; docs/behaviour.md "Activity"): 201 with the reply; any role that may follow may reply.
+         */
+        post: operations["replyToActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -13839,6 +14414,163 @@ export interface components {
             data: components["schemas"]["SystemProfile"][];
             paging: components["schemas"]["Paging"];
         };
+        /**
+         * @description What kind of work a task asks for (OpenMetadata 2.0's TaskCategory, `ui/rest/tasksAPI.ts`).
+         * @enum {string}
+         */
+        TaskCategory: "Approval" | "DataAccess" | "MetadataUpdate" | "Incident" | "Review" | "Custom";
+        /**
+         * @description The task's type (OpenMetadata 2.0's TaskEntityType); a suggestion is a task of type `Suggestion`.
+         * @enum {string}
+         */
+        TaskType: "GlossaryApproval" | "RequestApproval" | "DataAccessRequest" | "DescriptionUpdate" | "TagUpdate" | "OwnershipUpdate" | "TierUpdate" | "DomainUpdate" | "Suggestion" | "TestCaseResolution" | "IncidentResolution" | "PipelineReview" | "DataQualityReview" | "CustomTask";
+        /**
+         * @description Where a task stands (OpenMetadata 2.0's TaskEntityStatus); `Open`, `InProgress` and `Pending` are open, the others closed.
+         * @enum {string}
+         */
+        TaskStatus: "Open" | "InProgress" | "Pending" | "Approved" | "Rejected" | "Completed" | "Cancelled" | "Failed" | "Revoked";
+        /** @enum {string} */
+        TaskPriority: "Critical" | "High" | "Medium" | "Low";
+        /** @enum {string} */
+        TaskResolutionType: "Approved" | "Rejected" | "Completed" | "Cancelled" | "TimedOut" | "AutoApproved" | "AutoRejected";
+        /**
+         * @description What the task proposes (OpenMetadata 2.0's task payloads): for a description update or a
+         *     suggestion, `newDescription` or `suggestedValue` (with `suggestionType`, `currentValue`,
+         *     `confidence`, `source`, `reasoning`); for tags, `tagsToAdd` / `tagsToRemove`; `fieldPath` names
+         *     a column (`columns.<name>`).
+         */
+        TaskPayload: {
+            [key: string]: unknown;
+        };
+        TaskResolution: {
+            type: components["schemas"]["TaskResolutionType"];
+            resolvedBy?: components["schemas"]["EntityReference"];
+            resolvedAt?: components["schemas"]["Timestamp"];
+            comment?: string;
+            newValue?: string;
+        };
+        TaskComment: {
+            id: components["schemas"]["Uuid"];
+            message: string;
+            author: components["schemas"]["EntityReference"];
+            createdAt: components["schemas"]["Timestamp"];
+            reactions?: components["schemas"]["Reaction"][];
+        };
+        /**
+         * @description A task (OpenMetadata 2.0's Task entity, `/v1/tasks`; docs/behaviour.md "Tasks"): its
+         *     fully qualified name is its `taskId` (`TASK-00001`), given by the server.
+         */
+        Task: components["schemas"]["EntityBase"] & {
+            taskId: string;
+            category: components["schemas"]["TaskCategory"];
+            type: components["schemas"]["TaskType"];
+            status: components["schemas"]["TaskStatus"];
+            priority: components["schemas"]["TaskPriority"];
+            about?: components["schemas"]["EntityReference"];
+            createdBy?: components["schemas"]["EntityReference"];
+            createdAt?: components["schemas"]["Timestamp"];
+            assignees?: components["schemas"]["EntityReferenceList"];
+            reviewers?: components["schemas"]["EntityReferenceList"];
+            watchers?: components["schemas"]["EntityReferenceList"];
+            payload?: components["schemas"]["TaskPayload"];
+            resolution?: components["schemas"]["TaskResolution"];
+            dueDate?: components["schemas"]["Timestamp"];
+            externalReference?: {
+                [key: string]: unknown;
+            };
+            comments?: components["schemas"]["TaskComment"][];
+            commentCount?: number;
+        };
+        /**
+         * @description OpenMetadata 2.0's CreateTask (`ui/rest/tasksAPI.ts`): `about` is the fully qualified name of
+         *     the entity the task is about, of type `aboutType` (default `table`); `assignees` and
+         *     `reviewers` are user or team names.
+         */
+        CreateTask: {
+            name: components["schemas"]["EntityName"];
+            displayName?: string;
+            description?: components["schemas"]["Markdown"];
+            category: components["schemas"]["TaskCategory"];
+            type: components["schemas"]["TaskType"];
+            priority?: components["schemas"]["TaskPriority"];
+            about?: string;
+            aboutType?: string;
+            domain?: string;
+            assignees?: string[];
+            reviewers?: string[];
+            payload?: components["schemas"]["TaskPayload"];
+            dueDate?: components["schemas"]["Timestamp"];
+            externalReference?: {
+                [key: string]: unknown;
+            };
+            tags?: components["schemas"]["TagLabel"][];
+        };
+        TaskList: {
+            data: components["schemas"]["Task"][];
+            paging: components["schemas"]["Paging"];
+        };
+        /** @description OpenMetadata 2.0's ResolveTask; without `resolutionType` the task is `Completed`. */
+        ResolveTask: {
+            transitionId?: string;
+            resolutionType?: components["schemas"]["TaskResolutionType"];
+            comment?: string;
+            newValue?: string;
+            payload?: components["schemas"]["TaskPayload"];
+        };
+        TaskCommentRequest: {
+            message: string;
+        };
+        /** @description Tasks by status group (OpenMetadata 2.0's taskCount.json as `ui/rest/tasksAPI.ts` reads it). */
+        TaskCount: {
+            open: number;
+            inProgress: number;
+            completed: number;
+            total: number;
+        };
+        /**
+         * @description OpenMetadata 2.0's activityEventType.
+         * @enum {string}
+         */
+        ActivityEventType: "EntityCreated" | "EntityUpdated" | "EntityDeleted" | "EntitySoftDeleted" | "EntityRestored" | "DescriptionUpdated" | "TagsUpdated" | "OwnerUpdated" | "DomainUpdated" | "TierUpdated" | "CustomPropertyUpdated" | "ColumnDescriptionUpdated" | "ColumnTagsUpdated" | "TestCaseStatusChanged" | "PipelineStatusChanged";
+        /**
+         * @description One activity (OpenMetadata 2.0's ActivityEvent): a change of an entity, or of a task, as its
+         *     change event records it (docs/behaviour.md "Activity").
+         */
+        ActivityEvent: {
+            id: components["schemas"]["Uuid"];
+            eventType: components["schemas"]["ActivityEventType"];
+            entity: components["schemas"]["EntityReference"];
+            /** @description The entity link of what the activity is about (`<#E::table::fqn>`); a task's is the entity the task is about. */
+            about?: string;
+            domains?: components["schemas"]["EntityReferenceList"];
+            actor: components["schemas"]["EntityReference"];
+            timestamp: components["schemas"]["Timestamp"];
+            summary?: string;
+            fieldName?: string;
+            oldValue?: string;
+            newValue?: string;
+            changeDescription?: components["schemas"]["ChangeDescription"];
+            reactions?: components["schemas"]["Reaction"][];
+        };
+        ActivityEventList: {
+            data: components["schemas"]["ActivityEvent"][];
+            paging: {
+                total: number;
+            };
+        };
+        /** @description A reply (OpenMetadata's createPost.json): the message, and who writes it (the token's user when left out). */
+        CreateReply: {
+            message: string;
+            from?: string;
+        };
+        ReplyList: {
+            data: components["schemas"]["Post"][];
+            paging: {
+                total: number;
+            };
+        };
+        /** @description The replies to one activity, oldest first, as the state export keeps them (`sideData.activityReplies`). */
+        ActivityReplies: components["schemas"]["Post"][];
     };
     responses: {
         /**
@@ -40459,6 +41191,1209 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CsvImportResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listTasks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+                /** @description Page size; `0` returns no items and only `paging.total`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor of the previous page. Passing both `before` and `after` gives 400. */
+                before?: components["parameters"]["Before"];
+                /** @description Opaque cursor of the next page. Passing both `before` and `after` gives 400. */
+                after?: components["parameters"]["After"];
+                /** @description Only tasks in this status. */
+                status?: components["schemas"]["TaskStatus"];
+                /** @description `open`: Open, InProgress, Pending; `closed`: the others. */
+                statusGroup?: "open" | "closed";
+                /** @description Only tasks of this category. */
+                category?: components["schemas"]["TaskCategory"];
+                /** @description Only tasks of this type. */
+                type?: components["schemas"]["TaskType"];
+                /** @description Only tasks of this priority. */
+                priority?: components["schemas"]["TaskPriority"];
+                /** @description Only tasks assigned to this user (by name), directly or through one of their teams, or to this team. */
+                assignee?: string;
+                /** @description Only tasks created by this user (by name). */
+                createdBy?: string;
+                /** @description Only tasks about the entity with this fully qualified name. */
+                aboutEntity?: string;
+                /** @description Only tasks of this domain (fully qualified name). */
+                domain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tasks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createOrUpdateTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTask"];
+            };
+        };
+        responses: {
+            /** @description The updated task. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            /** @description The created task. */
+            201: {
+                headers: {
+                    /** @description The new entity's href. */
+                    Location?: string;
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    createTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Describe the orders table",
+                 *       "category": "MetadataUpdate",
+                 *       "type": "DescriptionUpdate",
+                 *       "about": "mysql_prod.shop.public.orders",
+                 *       "aboutType": "table",
+                 *       "assignees": [
+                 *         "admin"
+                 *       ],
+                 *       "payload": {
+                 *         "newDescription": "One row per order."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTask"];
+            };
+        };
+        responses: {
+            /** @description The created task. */
+            201: {
+                headers: {
+                    /** @description The new entity's href. */
+                    Location?: string;
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listAssignedTasks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+                /** @description Page size; `0` returns no items and only `paging.total`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor of the previous page. Passing both `before` and `after` gives 400. */
+                before?: components["parameters"]["Before"];
+                /** @description Opaque cursor of the next page. Passing both `before` and `after` gives 400. */
+                after?: components["parameters"]["After"];
+                /** @description Only tasks in this status. */
+                status?: components["schemas"]["TaskStatus"];
+                /** @description `open`: Open, InProgress, Pending; `closed`: the others. */
+                statusGroup?: "open" | "closed";
+                /** @description Only tasks of this domain (fully qualified name). */
+                domain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tasks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listOwnedTasks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+                /** @description Page size; `0` returns no items and only `paging.total`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor of the previous page. Passing both `before` and `after` gives 400. */
+                before?: components["parameters"]["Before"];
+                /** @description Opaque cursor of the next page. Passing both `before` and `after` gives 400. */
+                after?: components["parameters"]["After"];
+                /** @description Only tasks in this status. */
+                status?: components["schemas"]["TaskStatus"];
+                /** @description `open`: Open, InProgress, Pending; `closed`: the others. */
+                statusGroup?: "open" | "closed";
+                /** @description Only tasks of this domain (fully qualified name). */
+                domain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tasks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listVisibleTasks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+                /** @description Page size; `0` returns no items and only `paging.total`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor of the previous page. Passing both `before` and `after` gives 400. */
+                before?: components["parameters"]["Before"];
+                /** @description Opaque cursor of the next page. Passing both `before` and `after` gives 400. */
+                after?: components["parameters"]["After"];
+                /** @description Only tasks in this status. */
+                status?: components["schemas"]["TaskStatus"];
+                /** @description `open`: Open, InProgress, Pending; `closed`: the others. */
+                statusGroup?: "open" | "closed";
+                /** @description Only tasks of this domain (fully qualified name). */
+                domain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tasks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listCreatedTasks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+                /** @description Page size; `0` returns no items and only `paging.total`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor of the previous page. Passing both `before` and `after` gives 400. */
+                before?: components["parameters"]["Before"];
+                /** @description Opaque cursor of the next page. Passing both `before` and `after` gives 400. */
+                after?: components["parameters"]["After"];
+                /** @description Only tasks in this status. */
+                status?: components["schemas"]["TaskStatus"];
+                /** @description `open`: Open, InProgress, Pending; `closed`: the others. */
+                statusGroup?: "open" | "closed";
+                /** @description Only tasks of this domain (fully qualified name). */
+                domain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tasks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    countTasks: {
+        parameters: {
+            query?: {
+                /** @description As in the list. */
+                assignee?: string;
+                /** @description As in the list. */
+                createdBy?: string;
+                /** @description As in the list. */
+                aboutEntity?: string;
+                /** @description Accepted; no task mentions users here, so it counts nothing out. */
+                mentionedUser?: string;
+                /** @description Whose tasks. */
+                view?: "all" | "visible" | "assigned" | "owned" | "created" | "mentioned" | "entity";
+                /** @description As in the list. */
+                domain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskCount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getTaskById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteTask: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted task. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            /** @description Removed for good (profile `contract`). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    patchTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched task. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getTaskByFqn: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listTaskVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityHistory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getTaskVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description An entity version such as `0.2` or `1.2`. */
+                version: components["parameters"]["Version"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task at that version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    resolveTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "resolutionType": "Approved",
+                 *       "comment": "Looks right"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResolveTask"];
+            };
+        };
+        responses: {
+            /** @description The resolved task. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    closeTask: {
+        parameters: {
+            query?: {
+                /** @description Why the task is closed. */
+                comment?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The closed task. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    addTaskComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "On it."
+                 *     }
+                 */
+                "application/json": components["schemas"]["TaskCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description The task with the comment. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteTaskComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The comment's id. */
+                commentId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    editTaskComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The comment's id. */
+                commentId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description The task. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listActivity: {
+        parameters: {
+            query?: {
+                /** @description Only activity about entities of this type. */
+                entityType?: string;
+                /** @description Only activity about this entity. */
+                entityId?: components["schemas"]["Uuid"];
+                /** @description Only what this user did. */
+                actorId?: components["schemas"]["Uuid"];
+                /** @description Only activity about entities of these domains (comma-separated FQNs). */
+                domains?: string;
+                /** @description Only the activity of the last this many days. */
+                days?: number;
+                /** @description At most this many, newest first. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listEntityActivity: {
+        parameters: {
+            query?: {
+                /** @description Only the activity of the last this many days. */
+                days?: number;
+                /** @description At most this many, newest first. */
+                limit?: number;
+                /** @description Only activity about entities of this domain (fully qualified name). */
+                domain?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The entity type. */
+                entityType: string;
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listEntityActivityByName: {
+        parameters: {
+            query?: {
+                /** @description Only the activity of the last this many days. */
+                days?: number;
+                /** @description At most this many, newest first. */
+                limit?: number;
+                /** @description Only activity about entities of this domain (fully qualified name). */
+                domain?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The entity type. */
+                entityType: string;
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listUserActivity: {
+        parameters: {
+            query?: {
+                /** @description Only the activity of the last this many days. */
+                days?: number;
+                /** @description At most this many, newest first. */
+                limit?: number;
+                /** @description Only activity about entities of this domain (fully qualified name). */
+                domain?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The user. */
+                userId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listMyActivity: {
+        parameters: {
+            query?: {
+                /** @description Only the activity of the last this many days. */
+                days?: number;
+                /** @description At most this many, newest first. */
+                limit?: number;
+                /** @description Only activity about entities of this domain (fully qualified name). */
+                domain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listFollowingActivity: {
+        parameters: {
+            query?: {
+                /** @description Only the activity of the last this many days. */
+                days?: number;
+                /** @description At most this many, newest first. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listActivityAbout: {
+        parameters: {
+            query: {
+                /** @description The entity link. */
+                entityLink: string;
+                /** @description Only the activity of the last this many days. */
+                days?: number;
+                /** @description At most this many, newest first. */
+                limit?: number;
+                /** @description Only activity about entities of this domain (fully qualified name). */
+                domain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    countActivity: {
+        parameters: {
+            query?: {
+                /** @description Only the activity of the last this many days. */
+                days?: number;
+                /** @description Only activity about entities of this domain (fully qualified name). */
+                domain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": number;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    addActivityReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The reaction. */
+                reactionType: "thumbsUp" | "thumbsDown" | "hooray" | "laugh" | "confused" | "heart" | "rocket" | "eyes";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    removeActivityReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The reaction. */
+                reactionType: "thumbsUp" | "thumbsDown" | "hooray" | "laugh" | "confused" | "heart" | "rocket" | "eyes";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listActivityReplies: {
+        parameters: {
+            query?: {
+                /** @description At most this many. */
+                limit?: number;
+                /** @description Opaque cursor of the previous page. Passing both `before` and `after` gives 400. */
+                before?: components["parameters"]["Before"];
+                /** @description Opaque cursor of the next page. Passing both `before` and `after` gives 400. */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The replies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replyToActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Thanks for the description!"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateReply"];
+            };
+        };
+        responses: {
+            /** @description The reply. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -19,6 +19,8 @@ import { mountDataContractRoutes } from '../features/data-contracts/data-contrac
 import { mountOdcsRoutes } from '../features/data-contracts/odcs-routes.ts';
 import { mountDataQualityRoutes } from '../features/data-quality/data-quality-routes.ts';
 import { mountTestCaseResultRoutes } from '../features/data-quality/test-case-result-routes.ts';
+import { keepActivity } from '../features/activity/activity.ts';
+import { mountActivityRoutes } from '../features/activity/activity-routes.ts';
 import { mountAsyncDeleteRoutes } from '../features/entities/async-delete-routes.ts';
 import { mountEntityRoutes } from '../features/entities/entity-routes.ts';
 import { mountSocialRoutes } from '../features/entities/social-routes.ts';
@@ -38,6 +40,7 @@ import { mountAssetSampleDataRoutes } from '../features/table-data/asset-sample-
 import { mountProfilerConfigRoutes } from '../features/table-data/profiler-config-routes.ts';
 import { mountTableColumnRoutes } from '../features/table-data/table-column-routes.ts';
 import { mountTableDataRoutes } from '../features/table-data/table-data-routes.ts';
+import { mountTaskRoutes } from '../features/tasks/task-routes.ts';
 import { authenticate } from '../http/authenticate.ts';
 import { authorize } from '../http/authorize.ts';
 import type { Dispatcher, DispatcherOptions } from '../http/dispatcher.ts';
@@ -95,6 +98,7 @@ export function createCatalogOf(compiled: CompiledValidators, options: ApiOption
     limits: { documentBytes: options.documentBytes, webhookHosts: options.webhooks?.allowHosts },
   });
   keepFollowersFeed(ctx);
+  keepActivity(ctx);
   const log = options.log ?? ((line: string) => console.error(line));
   return { ctx, profile, compiled, document, renderError: errorRenderer(profile, log) };
 }
@@ -132,6 +136,8 @@ export function createApi(catalog: Catalog, options: ApiOptions & Pick<Dispatche
   mountCsvRoutes(routes, ctx);
   mountEventRoutes(routes, ctx, webhooks);
   mountFeedRoutes(routes, ctx);
+  mountTaskRoutes(routes, ctx);
+  mountActivityRoutes(routes, ctx);
   for (const kind of ctx.kinds.all) {
     mountSocialRoutes(routes, ctx, kind);
     mountEntityRoutes(routes, ctx, kind);

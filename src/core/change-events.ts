@@ -42,9 +42,10 @@ export interface EntityChange {
 export function recordChange(ctx: CatalogContext, change: EntityChange): ChangeEvent {
   const { stored } = change;
   const entity: Entity = stored.entity;
+  const renamed = change.eventType === 'entityCreated' || change.eventType === 'entityUpdated' ? ctx.kinds.all.find((k) => k.type === stored.type)?.changeEventTypes?.[change.eventType] : undefined;
   const event: ChangeEvent = {
     id: ctx.newId(),
-    eventType: change.eventType,
+    eventType: renamed ?? change.eventType,
     entityType: stored.type,
     entityId: entity.id,
     entityFullyQualifiedName: entity.fullyQualifiedName,
@@ -84,8 +85,8 @@ export interface EventQuery {
 
 /** The event types each filter parameter selects: `entityDeleted` covers soft and hard deletes (ChangeEventRepository.list). */
 const PARAMETER_TYPES: Readonly<Record<keyof Omit<EventQuery, 'timestamp'>, readonly ChangeEventType[]>> = {
-  entityCreated: ['entityCreated'],
-  entityUpdated: ['entityUpdated'],
+  entityCreated: ['entityCreated', 'taskCreated'],
+  entityUpdated: ['entityUpdated', 'taskUpdated'],
   entityRestored: ['entityRestored'],
   entityDeleted: ['entityDeleted', 'entitySoftDeleted'],
 };

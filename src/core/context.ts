@@ -154,6 +154,8 @@ export interface Kind {
   readonly defaults?: Readonly<Record<string, unknown>>;
   /** A delete is always for good, as if `hardDelete=true` were given (event subscriptions). */
   readonly hardDeleteOnly?: boolean;
+  /** The change event types the kind's creates and updates are recorded as, where not the generic ones (tasks: `taskCreated`, `taskUpdated`). */
+  readonly changeEventTypes?: Readonly<Partial<Record<'entityCreated' | 'entityUpdated', 'taskCreated' | 'taskUpdated'>>>;
 
   // Hooks: what is particular about the kind. Each is optional; without it the generic rule applies.
 

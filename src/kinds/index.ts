@@ -28,6 +28,7 @@ import { pipelineService } from './pipeline-service.ts';
 import { storageService } from './storage-service.ts';
 import { table } from './table.ts';
 import { tag } from './tag.ts';
+import { task } from './task.ts';
 import { team } from './team.ts';
 import { testCase } from './test-case.ts';
 import { testDefinition } from './test-definition.ts';
@@ -66,4 +67,5 @@ export const KINDS: readonly Kind[] = [
   testCase,
   dataContract,
   eventSubscription,
+  task,
 ];
