@@ -11770,6 +11770,258 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/announcements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List announcements
+         * @description Not in the contract; follows OpenMetadata 2.0 (`AnnouncementResource`, `ui/rest/announcementsAPI.ts`; docs/behaviour.md "Announcements") (docs/behaviour.md "Listing"): cursor paging with `limit`, `before`, `after`, soft-deleted announcements only with `include`, and the filters below.
+         */
+        get: operations["listAnnouncements"];
+        put?: never;
+        /**
+         * Create a announcement
+         * @description Not in the contract; follows OpenMetadata 2.0 (`AnnouncementResource`, `ui/rest/announcementsAPI.ts`; docs/behaviour.md "Announcements") (docs/behaviour.md "Create"): 201 with the created announcement.
+         */
+        post: operations["createAnnouncement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/announcements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a announcement by id
+         * @description Not in the contract; follows OpenMetadata 2.0 (`AnnouncementResource`, `ui/rest/announcementsAPI.ts`; docs/behaviour.md "Announcements") (docs/behaviour.md "Reading"): soft-deleted announcements only with `include=deleted|all`.
+         */
+        get: operations["getAnnouncementById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a announcement by id
+         * @description Not in the contract; follows OpenMetadata 2.0 (`AnnouncementResource`, `ui/rest/announcementsAPI.ts`; docs/behaviour.md "Announcements") (docs/behaviour.md "Delete and restore"): soft delete by default; `hardDelete=true` removes it (204 in the `contract` profile, 200 with the announcement in the `openmetadata` profiles).
+         */
+        delete: operations["deleteAnnouncement"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a announcement with JSON Patch
+         * @description Not in the contract; follows OpenMetadata 2.0 (`AnnouncementResource`, `ui/rest/announcementsAPI.ts`; docs/behaviour.md "Announcements") (docs/behaviour.md "Patch"): an RFC 6902 patch; version +0.1 when something changed.
+         */
+        patch: operations["patchAnnouncement"];
+        trace?: never;
+    };
+    "/v1/announcements/name/{fqn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a announcement by fully qualified name
+         * @description Not in the contract; follows OpenMetadata 2.0 (`AnnouncementResource`, `ui/rest/announcementsAPI.ts`; docs/behaviour.md "Announcements") (docs/behaviour.md "Reading"). Same as by id.
+         */
+        get: operations["getAnnouncementByFqn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List conversations
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): newest first; `paging.total` counts them all; resolved ones only with `resolved=true`.
+         */
+        get: operations["listConversations"];
+        put?: never;
+        /**
+         * Start a conversation
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): 201 with the conversation about the entity the link names (unknown: 404), started by the token's user; any role that may follow may start one.
+         */
+        post: operations["startConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a conversation
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): 404 when there is none.
+         */
+        get: operations["getConversation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a conversation
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): removes it with its replies (its author or an Admin, else 403) and answers it.
+         */
+        delete: operations["deleteConversation"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a conversation
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): a JSON Patch of `message` (its author only, else 403), `resolved` or `reactions`; other fields are kept.
+         */
+        patch: operations["patchConversation"];
+        trace?: never;
+    };
+    "/v1/conversations/{id}/reaction/{reactionType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The reaction. */
+                reactionType: "thumbsUp" | "thumbsDown" | "hooray" | "laugh" | "confused" | "heart" | "rocket" | "eyes";
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * React to a conversation
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): the token's user's reaction, once per user and type.
+         */
+        put: operations["addConversationReaction"];
+        post?: never;
+        /**
+         * Take back a reaction to a conversation
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): removes the token's user's reaction of that type.
+         */
+        delete: operations["removeConversationReaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations/{id}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the replies of a conversation
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): oldest first.
+         */
+        get: operations["listConversationReplies"];
+        put?: never;
+        /**
+         * Reply to a conversation
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): 201 with the reply (`replyCount` +1).
+         */
+        post: operations["replyToConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations/{id}/replies/{replyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The reply. */
+                replyId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a reply
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): its author or an Admin (else 403); answers the reply.
+         */
+        delete: operations["deleteConversationReply"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a reply
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): a JSON Patch of its `message` (its author only, else 403) or `reactions`.
+         */
+        patch: operations["patchConversationReply"];
+        trace?: never;
+    };
+    "/v1/conversations/{id}/replies/{replyId}/reaction/{reactionType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The reply. */
+                replyId: components["schemas"]["Uuid"];
+                /** @description The reaction. */
+                reactionType: "thumbsUp" | "thumbsDown" | "hooray" | "laugh" | "confused" | "heart" | "rocket" | "eyes";
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * React to a reply
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): the token's user's reaction, once per user and type.
+         */
+        put: operations["addConversationReplyReaction"];
+        post?: never;
+        /**
+         * Take back a reaction to a reply
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): removes the token's user's reaction of that type.
+         */
+        delete: operations["removeConversationReplyReaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -14571,6 +14823,67 @@ export interface components {
         };
         /** @description The replies to one activity, oldest first, as the state export keeps them (`sideData.activityReplies`). */
         ActivityReplies: components["schemas"]["Post"][];
+        /**
+         * @description Where an announcement's time window stands at its last write.
+         * @enum {string}
+         */
+        AnnouncementStatus: "Scheduled" | "Active" | "Expired";
+        /** @description An announcement (OpenMetadata 2.0's `/v1/announcements`), shown on an entity's page, or everywhere without `entityLink`, between `startTime` and `endTime`. */
+        Announcement: components["schemas"]["EntityBase"] & {
+            entityLink?: string;
+            startTime: components["schemas"]["Timestamp"];
+            endTime: components["schemas"]["Timestamp"];
+            announcementType?: string;
+            color?: string;
+            status: components["schemas"]["AnnouncementStatus"];
+            createdBy?: string;
+            createdAt?: components["schemas"]["Timestamp"];
+        };
+        /** @description OpenMetadata 2.0's createAnnouncement.json as `ui/rest/announcementsAPI.ts` sends it; `name` is given by the server when left out. */
+        CreateAnnouncement: {
+            name?: components["schemas"]["EntityName"];
+            displayName?: string;
+            description: components["schemas"]["Markdown"];
+            entityLink?: string;
+            startTime: components["schemas"]["Timestamp"];
+            endTime: components["schemas"]["Timestamp"];
+            announcementType?: string;
+            color?: string;
+        };
+        AnnouncementList: {
+            data: components["schemas"]["Announcement"][];
+            paging: components["schemas"]["Paging"];
+        };
+        /** @description A conversation about an entity (OpenMetadata 2.0's `/v1/conversations`, which replaces the feed's user threads). */
+        Conversation: {
+            id: components["schemas"]["Uuid"];
+            /** @description The entity link of what the conversation is about. */
+            about: string;
+            entityRef?: components["schemas"]["EntityReference"];
+            message: string;
+            createdBy: string;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedBy?: string;
+            updatedAt?: components["schemas"]["Timestamp"];
+            resolved: boolean;
+            reactions?: components["schemas"]["Reaction"][];
+            replyCount?: number;
+            /** Format: uri */
+            href?: string;
+        };
+        CreateConversation: {
+            about: string;
+            message: string;
+            from?: string;
+        };
+        ConversationList: {
+            data: components["schemas"]["Conversation"][];
+            paging: {
+                total: number;
+            };
+        };
+        /** @description The replies of one conversation, oldest first, as the state export keeps them (`sideData.conversationReplies`). */
+        ConversationReplies: components["schemas"]["Post"][];
     };
     responses: {
         /**
@@ -42402,6 +42715,709 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listAnnouncements: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+                /** @description Page size; `0` returns no items and only `paging.total`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor of the previous page. Passing both `before` and `after` gives 400. */
+                before?: components["parameters"]["Before"];
+                /** @description Opaque cursor of the next page. Passing both `before` and `after` gives 400. */
+                after?: components["parameters"]["After"];
+                /** @description Only the announcements of this entity link. */
+                entityLink?: string;
+                /** @description Only announcements in this state now. */
+                status?: components["schemas"]["AnnouncementStatus"];
+                /** @description `true`: only those whose window holds now; `false`: the others. */
+                active?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of announcements. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnouncementList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createAnnouncement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Maintenance of the warehouse on Saturday.",
+                 *       "startTime": 1795000000000,
+                 *       "endTime": 1795086400000,
+                 *       "entityLink": "<#E::table::mysql_prod.shop.public.orders>"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateAnnouncement"];
+            };
+        };
+        responses: {
+            /** @description The created announcement. */
+            201: {
+                headers: {
+                    /** @description The new entity's href. */
+                    Location?: string;
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Announcement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getAnnouncementById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The announcement. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Announcement"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteAnnouncement: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted announcement. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Announcement"];
+                };
+            };
+            /** @description Removed for good (profile `contract`). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    patchAnnouncement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched announcement. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Announcement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getAnnouncementByFqn: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The announcement. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Announcement"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listConversations: {
+        parameters: {
+            query?: {
+                /** @description Only conversations about this entity link (or inside it). */
+                entityLink?: string;
+                /** @description Only the conversations of this user, as `filterType` says (404 for an unknown user). */
+                userId?: components["schemas"]["Uuid"];
+                /** @description `OWNER` (default): the ones the user started; `FOLLOWS`: about entities the user follows; `OWNER_OR_FOLLOWS` both; `MENTIONS`: the ones whose message or replies mention the user (`@name`). */
+                filterType?: "OWNER" | "MENTIONS" | "FOLLOWS" | "OWNER_OR_FOLLOWS";
+                /** @description Resolved conversations instead of open ones. */
+                resolved?: boolean;
+                /** @description Started at or after. */
+                startTs?: components["schemas"]["Timestamp"];
+                /** @description Started at or before. */
+                endTs?: components["schemas"]["Timestamp"];
+                /** @description At most this many. */
+                limit?: number;
+                /** @description Opaque cursor of the previous page. Passing both `before` and `after` gives 400. */
+                before?: components["parameters"]["Before"];
+                /** @description Opaque cursor of the next page. Passing both `before` and `after` gives 400. */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    startConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "about": "<#E::table::mysql_prod.shop.public.orders>",
+                 *       "message": "Who owns this table?"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateConversation"];
+            };
+        };
+        responses: {
+            /** @description The conversation. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The removed conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    patchConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    addConversationReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The reaction. */
+                reactionType: "thumbsUp" | "thumbsDown" | "hooray" | "laugh" | "confused" | "heart" | "rocket" | "eyes";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    removeConversationReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The reaction. */
+                reactionType: "thumbsUp" | "thumbsDown" | "hooray" | "laugh" | "confused" | "heart" | "rocket" | "eyes";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listConversationReplies: {
+        parameters: {
+            query?: {
+                /** @description At most this many. */
+                limit?: number;
+                /** @description Opaque cursor of the previous page. Passing both `before` and `after` gives 400. */
+                before?: components["parameters"]["Before"];
+                /** @description Opaque cursor of the next page. Passing both `before` and `after` gives 400. */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The replies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    replyToConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The data platform team."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateReply"];
+            };
+        };
+        responses: {
+            /** @description The reply. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteConversationReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The reply. */
+                replyId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The removed reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    patchConversationReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The reply. */
+                replyId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    addConversationReplyReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The reply. */
+                replyId: components["schemas"]["Uuid"];
+                /** @description The reaction. */
+                reactionType: "thumbsUp" | "thumbsDown" | "hooray" | "laugh" | "confused" | "heart" | "rocket" | "eyes";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    removeConversationReplyReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+                /** @description The reply. */
+                replyId: components["schemas"]["Uuid"];
+                /** @description The reaction. */
+                reactionType: "thumbsUp" | "thumbsDown" | "hooray" | "laugh" | "confused" | "heart" | "rocket" | "eyes";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

@@ -21,6 +21,7 @@ import { mountDataQualityRoutes } from '../features/data-quality/data-quality-ro
 import { mountTestCaseResultRoutes } from '../features/data-quality/test-case-result-routes.ts';
 import { keepActivity } from '../features/activity/activity.ts';
 import { mountActivityRoutes } from '../features/activity/activity-routes.ts';
+import { mountConversationRoutes } from '../features/conversations/conversation-routes.ts';
 import { mountAsyncDeleteRoutes } from '../features/entities/async-delete-routes.ts';
 import { mountEntityRoutes } from '../features/entities/entity-routes.ts';
 import { mountSocialRoutes } from '../features/entities/social-routes.ts';
@@ -138,6 +139,7 @@ export function createApi(catalog: Catalog, options: ApiOptions & Pick<Dispatche
   mountFeedRoutes(routes, ctx);
   mountTaskRoutes(routes, ctx);
   mountActivityRoutes(routes, ctx);
+  mountConversationRoutes(routes, ctx);
   for (const kind of ctx.kinds.all) {
     mountSocialRoutes(routes, ctx, kind);
     mountEntityRoutes(routes, ctx, kind);

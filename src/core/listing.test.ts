@@ -86,6 +86,11 @@ beforeAll(async () => {
   create('task', { name: 'describe', category: 'MetadataUpdate', type: 'DescriptionUpdate', priority: 'High', about: 'svc.db.s1.t1', assignees: ['bob'] });
   const done = create('task', { name: 'review', category: 'Review', type: 'CustomTask', about: 'svc.db.s1.t2' });
   patchEntity(ctx, ctx.kinds.of('task'), done, [{ op: 'replace', path: '/status', value: 'Completed' }], USER);
+
+  // Announcements: one about t1 whose window holds now, one long past.
+  const now = Date.now();
+  create('announcement', { name: 'now', description: 'n', startTime: now - 60_000, endTime: now + 3_600_000, entityLink: '<#E::table::svc.db.s1.t1>' });
+  create('announcement', { name: 'past', description: 'p', startTime: 1_000, endTime: 2_000 });
 });
 
 /** The cursor at the container with this FQN (a cursor is its sort key, `<fqn>\0<id>`). */
@@ -188,6 +193,9 @@ const FILTER_CASES: { given: string; kind: string; filters: () => Record<string,
   { given: 'the owner of what it is about', kind: 'task', filters: () => ({ ownedBy: 'bob' }), want: ['TASK-00001'] },
   { given: 'visible to a user', kind: 'task', filters: () => ({ visibleTo: 'bob' }), want: ['TASK-00001'] },
   { given: 'the entity it is about', kind: 'task', filters: () => ({ aboutEntity: 'svc.db.s1.t2' }), want: ['TASK-00002'] },
+  { given: 'the entity link', kind: 'announcement', filters: () => ({ entityLink: '<#E::table::svc.db.s1.t1>' }), want: ['now'] },
+  { given: 'the state now', kind: 'announcement', filters: () => ({ status: 'Expired' }), want: ['past'] },
+  { given: 'active', kind: 'announcement', filters: () => ({ active: 'true' }), want: ['now'] },
   {
     given: 'parameters that are no filter of the kind (own keys only)',
     kind: 'container',

@@ -3,6 +3,7 @@
  * its row and its hooks, `Kind` in src/core/context.ts). The catalog context holds them (src/app/app.ts); their
  * generic routes are mounted in this order. docs/adding-a-kind.md says how to add one.
  */
+import { announcement } from './announcement.ts';
 import { apiCollection } from './api-collection.ts';
 import { apiEndpoint } from './api-endpoint.ts';
 import { apiService } from './api-service.ts';
@@ -68,4 +69,5 @@ export const KINDS: readonly Kind[] = [
   dataContract,
   eventSubscription,
   task,
+  announcement,
 ];
