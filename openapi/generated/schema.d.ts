@@ -12022,6 +12022,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/csvAsyncJobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the CSV jobs
+         * @description Not in the contract; follows OpenMetadata 2.0 (`CsvAsyncJobResource`, `ui/rest/csvAPI.ts`; docs/behaviour.md "CSV import and export"): the jobs of the asynchronous exports and imports, newest first, without their CSV or result; `jobType` and `status` keep some.
+         */
+        get: operations["listCsvAsyncJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/csvAsyncJobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job. */
+                jobId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a CSV job
+         * @description Not in the contract; follows OpenMetadata 2.0 (`CsvAsyncJobResource`, `ui/rest/csvAPI.ts`; docs/behaviour.md "CSV import and export"): the job, without its CSV or result; 404 when there is none.
+         */
+        get: operations["getCsvAsyncJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/csvAsyncJobs/{jobId}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job. */
+                jobId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the result of a CSV job
+         * @description Not in the contract; follows OpenMetadata 2.0 (`CsvAsyncJobResource`, `ui/rest/csvAPI.ts`; docs/behaviour.md "CSV import and export"): an export's CSV (`text/plain`), or an import's `CsvImportResult`; a failed job is 400 with its error.
+         */
+        get: operations["getCsvAsyncJobResult"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/csvAsyncJobs/{jobId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job. */
+                jobId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Cancel a CSV job
+         * @description Not in the contract; follows OpenMetadata 2.0 (`CsvAsyncJobResource`, `ui/rest/csvAPI.ts`; docs/behaviour.md "CSV import and export"): a job that is no longer running cannot be cancelled: this server's jobs finish before their id is answered, so the answer is 400 `Job <id> is already <status>`; an unknown job is 404.
+         */
+        put: operations["cancelCsvAsyncJob"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/csv/documentation/{entityType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity type (`table`, `databaseSchema`...). */
+                entityType: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the columns of a kind's CSV
+         * @description Not in the contract; follows OpenMetadata 2.0 (`CsvAsyncJobResource`, `ui/rest/csvAPI.ts`; docs/behaviour.md "CSV import and export"): the columns, in order, with whether each is required; a type without a CSV here is 404.
+         */
+        get: operations["getCsvDocumentation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -14884,6 +14996,46 @@ export interface components {
         };
         /** @description The replies of one conversation, oldest first, as the state export keeps them (`sideData.conversationReplies`). */
         ConversationReplies: components["schemas"]["Post"][];
+        /**
+         * @description One asynchronous CSV export or import (OpenMetadata 2.0's background job of type `CSV_EXPORT` or
+         *     `CSV_IMPORT`). This server does the work when it is asked, so a job is `COMPLETED` (or
+         *     `FAILED`) by the time its id is answered.
+         */
+        CsvAsyncJob: {
+            jobId: components["schemas"]["Uuid"];
+            /** @enum {string} */
+            jobType: "CSV_EXPORT" | "CSV_IMPORT";
+            /** @enum {string} */
+            status: "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED";
+            entityType: string;
+            entityFullyQualifiedName: string;
+            dryRun?: boolean;
+            createdBy: string;
+            createdAt: components["schemas"]["Timestamp"];
+            completedAt?: components["schemas"]["Timestamp"];
+            error?: string;
+            /** @description The import's `status` (`success`, `partialSuccess`, `failure`, `aborted`). */
+            importStatus?: string;
+            /** @description The exported CSV (kept for `/result`; not shown by the job lists). */
+            data?: string;
+            result?: components["schemas"]["CsvImportResult"];
+        };
+        CsvAsyncJobList: {
+            data: components["schemas"]["CsvAsyncJob"][];
+            paging: {
+                total: number;
+            };
+        };
+        /** @description The columns of a kind's CSV (OpenMetadata's csvDocumentation.json), in order. */
+        CsvDocumentation: {
+            summary: string;
+            headers: {
+                name: string;
+                required: boolean;
+                description: string;
+                examples: string[];
+            }[];
+        };
     };
     responses: {
         /**
@@ -43412,6 +43564,145 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listCsvAsyncJobs: {
+        parameters: {
+            query?: {
+                /** @description Only jobs of this type. */
+                jobType?: "CSV_EXPORT" | "CSV_IMPORT";
+                /** @description Only jobs in this status. */
+                status?: "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                /** @description At most this many. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The jobs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CsvAsyncJobList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getCsvAsyncJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job. */
+                jobId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CsvAsyncJob"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getCsvAsyncJobResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job. */
+                jobId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An export's CSV, or an import's result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                    "application/json": components["schemas"]["CsvImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    cancelCsvAsyncJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job. */
+                jobId: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled job. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CsvAsyncJob"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getCsvDocumentation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity type (`table`, `databaseSchema`...). */
+                entityType: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The documentation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CsvDocumentation"];
                 };
             };
             400: components["responses"]["BadRequest"];
