@@ -12134,6 +12134,216 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/system/config/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get how clients sign in
+         * @description Not in the contract; follows OpenMetadata (`SystemResource`, `ui/rest/miscAPI.ts`; docs/behaviour.md "System"): catalog-kit takes bearer JWTs it verifies itself, so `provider` is `basic`, with the claims it reads a user from.
+         */
+        get: operations["getAuthenticationConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/system/config/authorizer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get who the administrators are
+         * @description Not in the contract; follows OpenMetadata (`SystemResource`; docs/behaviour.md "System"): roles come from the token (`useRolesFromProvider`), the Admin role being the administrators'.
+         */
+        get: operations["getAuthorizerConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/system/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get whether the server's parts work
+         * @description Not in the contract; follows OpenMetadata (`SystemResource`, `ui/rest/miscAPI.ts`; docs/behaviour.md "System"): the store, the search index and the token keys are in the server and pass; it runs no pipelines and no migrations, and says so.
+         */
+        get: operations["getSystemStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hybrid/nlq/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search with a question (as free text)
+         * @description Not in the contract; OpenMetadata's `GET /v1/search/query` (`SearchResource.search`), as the
+         *     web UI calls it (`rest/searchAPI.ts` `rawSearchQuery`, `rest/miscAPI.ts` `searchData`).
+         *     Answers in Elasticsearch's shape (`SearchResponse`). Reflects every write at once.
+         *
+         *     - `q`: free text (words match names, display names, FQNs, descriptions and column names, as
+         *       words or word prefixes, scored), `field:value` terms (`tags.tagFQN:PII.Sensitive`,
+         *       `owners.displayName.keyword:"Alice"`, `deleted:true`), the wildcards `*` and `?`
+         *       (`*orders*`), `AND` / `OR` / `NOT` (upper case), `+` / `-` and parentheses; words without
+         *       an operator must all match. `*` or nothing matches everything.
+         *     - `query_filter` is a query of Elasticsearch's DSL that must also match; `post_filter` one
+         *       that filters the hits but not the aggregations. Supported: `bool` (`must`, `filter`,
+         *       `should`, `must_not`, `minimum_should_match`), `term`, `terms`, `match`, `match_phrase`,
+         *       `prefix`, `wildcard`, `exists`, `range`, `match_all`, `query_string`, `nested`. Anything
+         *       else, or text that is not JSON, is a 400 naming the parameter.
+         *     - Sorting: `sort_field` (`_score` by default, or a field such as `updatedAt`,
+         *       `name.keyword`, `totalVotes`), `sort_order` (`desc` by default); paging: `from`, `size`,
+         *       with `from + size` at most 10,000.
+         *     - `aggregations`: the terms of the fields OpenMetadata's default search settings aggregate
+         *       (`entityType`, `serviceType`, `service.displayName.keyword`, `owners.displayName.keyword`,
+         *       `tags.tagFQN`, `tier.tagFQN`, `domains.displayName.keyword`, `database.displayName.keyword`...),
+         *       counted over the matches before `post_filter`.
+         *
+         *     See docs/behaviour.md "Search".
+         *     OpenMetadata 2.0 also answers it at `/v1/hybrid/nlq/...` (`ui/rest/searchAPI.ts`), turning a question in natural language into a query; this server has no language model and takes the question's words as the query string.
+         */
+        get: operations["searchNaturalLanguage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hybrid/nlq/search/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the values of a field, with a question (as free text)
+         * @description Not in the contract; OpenMetadata's `GET /v1/search/aggregate` (`SearchResource.aggregate`),
+         *     as the explore page's filters call it (`rest/miscAPI.ts` `getAggregateFieldOptions`): the
+         *     terms of `field` among the documents of `index` that match `q`, in
+         *     `aggregations["sterms#<field>"].buckets`, ordered by key. `value` is a regular expression
+         *     over the whole key (the UI sends `.*text.*`), matched case-insensitively; `size` caps the
+         *     buckets. With `sourceFields` each bucket carries its documents with only those fields
+         *     (`top_hits#top`). See docs/behaviour.md "Search".
+         *     OpenMetadata 2.0 also answers it at `/v1/hybrid/nlq/...` (`ui/rest/searchAPI.ts`), turning a question in natural language into a query; this server has no language model and takes the question's words as the query string.
+         */
+        get: operations["aggregateNaturalLanguage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a search
+         * @description Not in the contract; follows OpenMetadata (`SearchResource`, `ui/rest/searchAPI.ts`; docs/behaviour.md "Search"): the search the body describes, answered as `GET /v1/search/query` answers it.
+         */
+        post: operations["previewSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/reindex/failures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reindex failures
+         * @description Not in the contract; follows OpenMetadata (`SearchResource`; docs/behaviour.md "Search"): none, as the index is built from the store and kept current by it.
+         */
+        get: operations["listReindexFailures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count the documents of each index
+         * @description Not in the contract; catalog-kit's reading of OpenMetadata 2.0's `/v1/search/stats` (`ui/rest/searchAPI.ts`; docs/behaviour.md "Search"): each kind's index, soft-deleted entities counted, and no orphan index.
+         */
+        get: operations["getSearchStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/stats/orphan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete the orphan indexes
+         * @description Not in the contract; catalog-kit's reading of OpenMetadata 2.0's `/v1/search/stats/orphan` (docs/behaviour.md "Search"): an index here is a kind's, never an orphan, so none is deleted.
+         */
+        delete: operations["deleteOrphanIndexes"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -15035,6 +15245,95 @@ export interface components {
                 description: string;
                 examples: string[];
             }[];
+        };
+        /** @description How clients sign in, as OpenMetadata's authenticationConfiguration.json has it (the fields its UI reads). */
+        AuthenticationConfiguration: {
+            provider: string;
+            providerName: string;
+            publicKeyUrls: string[];
+            authority: string;
+            clientId: string;
+            callbackUrl: string;
+            jwtPrincipalClaims: string[];
+            enableSelfSignup: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Who is an administrator, and how principals are read, as OpenMetadata's authorizerConfiguration.json has it. */
+        AuthorizerConfiguration: {
+            className: string;
+            containerRequestFilter: string;
+            adminPrincipals: string[];
+            principalDomain: string;
+            enforcePrincipalDomain: boolean;
+            enableSecureSocketConnection: boolean;
+            useRolesFromProvider?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        StepValidation: {
+            description: string;
+            passed: boolean;
+            message?: string;
+        };
+        /** @description Whether each part the server relies on works, as OpenMetadata's `GET /v1/system/status` answers. */
+        SystemStatus: {
+            database: components["schemas"]["StepValidation"];
+            searchInstance: components["schemas"]["StepValidation"];
+            pipelineServiceClient: components["schemas"]["StepValidation"];
+            jwks: components["schemas"]["StepValidation"];
+            migrations: components["schemas"]["StepValidation"];
+        };
+        /**
+         * @description A search as `POST /v1/search/preview` takes it (OpenMetadata's preview of search settings, `ui/rest/searchAPI.ts`): the
+         *     query and its paging and sorting; `searchSettings` is accepted and changes nothing here (the
+         *     server's scoring is fixed, docs/behaviour.md "Search").
+         */
+        SearchPreviewRequest: {
+            /** @default * */
+            query: string;
+            /** @default table_search_index */
+            index: string;
+            /** @default 0 */
+            from: number;
+            /** @default 10 */
+            size: number;
+            /** @default _score */
+            sortField: string;
+            /**
+             * @default desc
+             * @enum {string}
+             */
+            sortOrder: "asc" | "desc";
+            queryFilter?: string;
+            postFilter?: string;
+            /** @default false */
+            trackTotalHits: boolean;
+            /** @default true */
+            fetchSource: boolean;
+            includeSourceFields?: string[];
+            searchSettings?: Record<string, never>;
+        };
+        /** @description The documents a reindex failed on: none here, as the index is built from the store and kept current by it. */
+        ReindexFailureList: {
+            data: Record<string, never>[];
+            paging: {
+                total: number;
+            };
+        };
+        /** @description The documents of each index, catalog-kit's reading of OpenMetadata 2.0's `/v1/search/stats`. */
+        SearchStats: {
+            totalDocuments: number;
+            indexes: {
+                name: string;
+                alias: string;
+                documents: number;
+            }[];
+            orphanIndexes: string[];
+        };
+        OrphanIndexCleanup: {
+            deleted: number;
+            orphanIndexes: string[];
         };
     };
     responses: {
@@ -43709,6 +44008,372 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getAuthenticationConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationConfiguration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getAuthorizerConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizerConfiguration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getSystemStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    searchNaturalLanguage: {
+        parameters: {
+            query?: {
+                /** @description The query string (see above); `*` by default. */
+                q?: string;
+                /**
+                 * @description The search index: one per kind, by OpenMetadata's index name or alias (`table_search_index` or
+                 *     `table`, `database_schema_search_index` or `databaseSchema`...), or a group: `dataAsset` (the
+                 *     assets of services), `service` (the services), `all` (everything but users and teams). A
+                 *     comma-separated list searches each. A name the catalog has no kind for is an empty index.
+                 */
+                index?: components["parameters"]["Index"];
+                /** @description Offset of the first hit. */
+                from?: number;
+                /** @description How many hits to return. */
+                size?: number;
+                /** @description `true`: only soft-deleted entities; `false` or left out: only live ones. */
+                deleted?: components["parameters"]["Deleted"];
+                /** @description `_score`, or a field of the indexed documents (a `.keyword` suffix is allowed). */
+                sort_field?: string;
+                sort_order?: "asc" | "desc";
+                /**
+                 * @description The sort values of the last hit seen (its `sort`: the sort key or score, then the fully
+                 *     qualified name): only the hits after it, in the same order. One parameter per value,
+                 *     repeated (`search_after=orders&search_after=svc.db.s.orders`), so a value may hold a comma,
+                 *     as OpenMetadata 2.0 binds it; profile `openmetadata-1.10` takes one parameter with the
+                 *     values joined by commas. `from` must then be 0 (else 400).
+                 */
+                search_after?: string | string[];
+                /** @description Count every match; otherwise the count stops at 10,000. */
+                track_total_hits?: boolean;
+                /** @description Elasticsearch query DSL (JSON, optionally wrapped in `{"query": …}`) the hits must match. */
+                query_filter?: string;
+                /** @description Elasticsearch query DSL that filters the hits after the aggregations are counted. */
+                post_filter?: string;
+                /** @description `false`: hits without `_source`. */
+                fetch_source?: boolean;
+                /** @description Only these fields in `_source` (repeat the parameter for several; dotted paths allowed). */
+                include_source_fields?: string | string[];
+                /** @description These fields left out of `_source` (the UI leaves out `columns`...). */
+                exclude_source_fields?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of hits, the total and the aggregations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "took": 1,
+                     *       "timed_out": false,
+                     *       "_shards": {
+                     *         "total": 1,
+                     *         "successful": 1,
+                     *         "skipped": 0,
+                     *         "failed": 0
+                     *       },
+                     *       "hits": {
+                     *         "total": {
+                     *           "value": 1,
+                     *           "relation": "eq"
+                     *         },
+                     *         "max_score": 3.2,
+                     *         "hits": [
+                     *           {
+                     *             "_index": "table_search_index",
+                     *             "_id": "5f3c0f0e-8a4b-4c4e-9a57-6b1c2e3d4f50",
+                     *             "_score": 3.2,
+                     *             "_source": {
+                     *               "id": "5f3c0f0e-8a4b-4c4e-9a57-6b1c2e3d4f50",
+                     *               "name": "fact_orders",
+                     *               "displayName": "Orders",
+                     *               "fullyQualifiedName": "acme_snowflake.ecommerce_dw.sales.fact_orders",
+                     *               "entityType": "table",
+                     *               "deleted": false,
+                     *               "tier": {
+                     *                 "tagFQN": "Tier.Tier1",
+                     *                 "source": "Classification",
+                     *                 "labelType": "Manual",
+                     *                 "state": "Confirmed"
+                     *               }
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "aggregations": {
+                     *         "sterms#entityType": {
+                     *           "doc_count_error_upper_bound": 0,
+                     *           "sum_other_doc_count": 0,
+                     *           "buckets": [
+                     *             {
+                     *               "key": "table",
+                     *               "doc_count": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    aggregateNaturalLanguage: {
+        parameters: {
+            query: {
+                /**
+                 * @description The search index: one per kind, by OpenMetadata's index name or alias (`table_search_index` or
+                 *     `table`, `database_schema_search_index` or `databaseSchema`...), or a group: `dataAsset` (the
+                 *     assets of services), `service` (the services), `all` (everything but users and teams). A
+                 *     comma-separated list searches each. A name the catalog has no kind for is an empty index.
+                 */
+                index?: components["parameters"]["Index"];
+                /** @description The field to aggregate (`owners.displayName.keyword`, `tags.tagFQN`...). */
+                field: string;
+                /** @description Regular expression the keys must match as a whole (`.*sales.*`); empty keeps every key. */
+                value?: string;
+                /** @description A query string as `GET /v1/search/query` takes it, or query DSL as JSON (the UI sends its filters so). */
+                q?: string;
+                /** @description Comma-separated fields of each bucket's documents to return in `top_hits#top`. */
+                sourceFields?: string;
+                /** @description Most buckets returned. */
+                size?: number;
+                /** @description `true`: only soft-deleted entities; `false` or left out: only live ones. */
+                deleted?: components["parameters"]["Deleted"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The buckets of the field. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "took": 0,
+                     *       "timed_out": false,
+                     *       "hits": {
+                     *         "total": {
+                     *           "value": 3,
+                     *           "relation": "eq"
+                     *         },
+                     *         "max_score": null,
+                     *         "hits": []
+                     *       },
+                     *       "aggregations": {
+                     *         "sterms#owners.displayName.keyword": {
+                     *           "doc_count_error_upper_bound": 0,
+                     *           "sum_other_doc_count": 0,
+                     *           "buckets": [
+                     *             {
+                     *               "key": "Alice Nguyen",
+                     *               "doc_count": 2
+                     *             },
+                     *             {
+                     *               "key": "Dana Okafor",
+                     *               "doc_count": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    previewSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "orders",
+                 *       "index": "table_search_index",
+                 *       "size": 5
+                 *     }
+                 */
+                "application/json": components["schemas"]["SearchPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The hits. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listReindexFailures: {
+        parameters: {
+            query?: {
+                /** @description At most this many. */
+                limit?: number;
+                /** @description From this one. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No failures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReindexFailureList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getSearchStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchStats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    deleteOrphanIndexes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrphanIndexCleanup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
 }

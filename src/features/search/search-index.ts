@@ -185,6 +185,13 @@ export class SearchIndex {
     return sums;
   }
 
+  /** `GET /v1/search/stats`: the documents of each kind's index (soft-deleted ones counted), in kind order. */
+  stats(): { totalDocuments: number; indexes: { name: string; alias: string; documents: number }[]; orphanIndexes: string[] } {
+    const kinds = this.built();
+    const indexes = this.ctx.kinds.all.map((kind) => ({ name: indexNameOf(kind.type), alias: kind.type, documents: kinds.get(kind.type)?.records.size ?? 0 }));
+    return { totalDocuments: indexes.reduce((sum, i) => sum + i.documents, 0), indexes, orphanIndexes: [] };
+  }
+
   /** `GET /v1/search/query`. */
   query(request: QueryRequest): SearchResponse {
     const started = performance.now();

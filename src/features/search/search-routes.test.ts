@@ -285,6 +285,23 @@ describe('sorting and paging', () => {
   });
 });
 
+describe("the search calls of OpenMetadata 2.0's UI", () => {
+  it('POST /v1/search/preview and GET /v1/hybrid/nlq/search answer as the query does; stats count each index; no reindex failures or orphans', async () => {
+    const direct = await search('q=orders&index=container&size=5');
+    const preview = (await c.post('/api/v1/search/preview', { query: 'orders', index: 'container', size: 5, searchSettings: { anything: true } }).expect(200)).body as Answer;
+    expect(names(preview)).toEqual(names(direct));
+    const nlq = (await c.get('/api/v1/hybrid/nlq/search?q=orders&index=container&size=5').expect(200)).body as Answer;
+    expect(names(nlq)).toEqual(names(direct));
+    const agg = (await c.get('/api/v1/hybrid/nlq/search/aggregate?index=container&field=service.name').expect(200)).body as Answer;
+    expect(agg.aggregations?.['sterms#service.name']?.buckets.map((b) => b.key).sort()).toEqual(['archive', 'lake']);
+    const stats = (await c.get('/api/v1/search/stats').expect(200)).body as { totalDocuments: number; indexes: { name: string; documents: number }[] };
+    expect(stats.indexes.find((i) => i.name === 'container_search_index')?.documents).toBe(5);
+    expect(stats.totalDocuments).toBe(stats.indexes.reduce((sum, i) => sum + i.documents, 0));
+    expect((await c.get('/api/v1/search/reindex/failures').expect(200)).body).toEqual({ data: [], paging: { total: 0 } });
+    expect((await c.delete('/api/v1/search/stats/orphan').expect(200)).body).toEqual({ deleted: 0, orphanIndexes: [] });
+  });
+});
+
 describe('_source: the entity as the search index stores it', () => {
   it('fact_orders: entityType, tier apart from tags, references with display names, followers as ids, no secrets', async () => {
     const [hit] = (await search('q=name:fact_orders&index=container')).hits.hits;
