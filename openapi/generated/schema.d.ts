@@ -12344,6 +12344,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bots
+         * @description Not in the contract; follows OpenMetadata (`BotResource`, `ui/rest/userAPI.ts`; docs/behaviour.md "Users and teams") (docs/behaviour.md "Listing"): cursor paging with `limit`, `before`, `after`, soft-deleted bots only with `include`, and the filters below.
+         */
+        get: operations["listBots"];
+        /**
+         * Create or update a bot
+         * @description Not in the contract; follows OpenMetadata (`BotResource`, `ui/rest/userAPI.ts`; docs/behaviour.md "Users and teams") (docs/behaviour.md "Upsert"): keyed by fully qualified name; 201 when created, 200 when updated.
+         */
+        put: operations["createOrUpdateBot"];
+        /**
+         * Create a bot
+         * @description Not in the contract; follows OpenMetadata (`BotResource`, `ui/rest/userAPI.ts`; docs/behaviour.md "Users and teams"): 201 with the bot; `botUser` names a user whose `isBot` is true (unknown: 404, not a bot: 400).
+         */
+        post: operations["createBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bots/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a bot by id
+         * @description Not in the contract; follows OpenMetadata (`BotResource`, `ui/rest/userAPI.ts`; docs/behaviour.md "Users and teams") (docs/behaviour.md "Reading"): soft-deleted bots only with `include=deleted|all`.
+         */
+        get: operations["getBotById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a bot by id
+         * @description Not in the contract; follows OpenMetadata (`BotResource`, `ui/rest/userAPI.ts`; docs/behaviour.md "Users and teams") (docs/behaviour.md "Delete and restore"): soft delete by default; `hardDelete=true` removes it (204 in the `contract` profile, 200 with the bot in the `openmetadata` profiles).
+         */
+        delete: operations["deleteBot"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a bot with JSON Patch
+         * @description Not in the contract; follows OpenMetadata (`BotResource`, `ui/rest/userAPI.ts`; docs/behaviour.md "Users and teams") (docs/behaviour.md "Patch"): an RFC 6902 patch; version +0.1 when something changed.
+         */
+        patch: operations["patchBot"];
+        trace?: never;
+    };
+    "/v1/bots/name/{fqn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a bot by fully qualified name
+         * @description Not in the contract; follows OpenMetadata (`BotResource`, `ui/rest/userAPI.ts`; docs/behaviour.md "Users and teams") (docs/behaviour.md "Reading"). Same as by id.
+         */
+        get: operations["getBotByFqn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/generateToken": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a bot's token
+         * @description Not in the contract; follows OpenMetadata (`UserResource`, `ui/rest/userAPI.ts`; docs/behaviour.md "Users and teams"): a JWT for a bot user (`isBot` true; another user: 400), signed with the server's key, its roles the bot's; kept as the bot's authentication mechanism. A server that verifies tokens with a public key cannot sign one: 400.
+         */
+        post: operations["generateBotToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/revokeToken": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Revoke a bot's token
+         * @description Not in the contract; follows OpenMetadata (`UserResource`, `ui/rest/userAPI.ts`; docs/behaviour.md "Users and teams"): forgets the bot's token and answers the bot user; the server keeps no list of revoked tokens, so the token itself verifies until it expires (not copied).
+         */
+        put: operations["revokeBotToken"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/auth-mechanism/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a bot's authentication mechanism
+         * @description Not in the contract; follows OpenMetadata (`UserResource`, `ui/rest/userAPI.ts`; docs/behaviour.md "Users and teams"): `{authType: JWT, config}` of the bot's token; a user without one: 404.
+         */
+        get: operations["getAuthMechanism"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/security/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the token user's personal access tokens
+         * @description Not in the contract; follows OpenMetadata (`UserResource`, `ui/rest/userAPI.ts`; docs/behaviour.md "Users and teams"): the token user's own, each with its JWT.
+         */
+        get: operations["listPersonalAccessTokens"];
+        /**
+         * Create a personal access token
+         * @description Not in the contract; follows OpenMetadata (`UserResource`, `ui/rest/userAPI.ts`; docs/behaviour.md "Users and teams"): a JWT of the token user with their roles, signed with the server's key (a public-key server: 400), kept with its name.
+         */
+        put: operations["createPersonalAccessToken"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/security/token/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Revoke personal access tokens
+         * @description Not in the contract; follows OpenMetadata (`UserResource`, `ui/rest/userAPI.ts`; docs/behaviour.md "Users and teams"): forgets the tokens named in the body, or every one with `removeAll=true`, and answers those left.
+         */
+        put: operations["revokePersonalAccessTokens"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -15334,6 +15526,77 @@ export interface components {
         OrphanIndexCleanup: {
             deleted: number;
             orphanIndexes: string[];
+        };
+        /** @description A bot (OpenMetadata's `/v1/bots`): a name for an automation, acting as its bot user (a user with `isBot` true). */
+        Bot: components["schemas"]["EntityBase"] & {
+            botUser?: components["schemas"]["EntityReference"];
+            /** @enum {string} */
+            provider?: "system" | "user";
+        };
+        /** @description OpenMetadata's createBot.json; `botUser` is the name of a user with `isBot` true. */
+        CreateBot: {
+            name: components["schemas"]["EntityName"];
+            displayName?: string;
+            description?: components["schemas"]["Markdown"];
+            botUser: string;
+            /**
+             * @default user
+             * @enum {string}
+             */
+            provider: "system" | "user";
+        };
+        BotList: {
+            data: components["schemas"]["Bot"][];
+            paging: components["schemas"]["Paging"];
+        };
+        /**
+         * @description How long a generated token lives (OpenMetadata's JWTTokenExpiry, in days but `OneHour` and `Unlimited`).
+         * @enum {string}
+         */
+        JWTTokenExpiry: "OneHour" | "1" | "7" | "30" | "60" | "90" | "Unlimited";
+        JWTAuthMechanism: {
+            JWTToken: string;
+            JWTTokenExpiry: components["schemas"]["JWTTokenExpiry"];
+            JWTTokenExpiresAt?: number | null;
+        };
+        AuthenticationMechanism: {
+            /** @enum {string} */
+            authType: "JWT";
+            config: components["schemas"]["JWTAuthMechanism"];
+        };
+        GenerateTokenRequest: {
+            id: components["schemas"]["Uuid"];
+            JWTTokenExpiry?: components["schemas"]["JWTTokenExpiry"];
+        };
+        RevokeTokenRequest: {
+            id: components["schemas"]["Uuid"];
+        };
+        PersonalAccessToken: {
+            token: string;
+            tokenName: string;
+            userId: components["schemas"]["Uuid"];
+            expiryDate?: number | null;
+            /** @enum {string} */
+            tokenType: "PERSONAL_ACCESS";
+        };
+        PersonalAccessTokenList: {
+            data: components["schemas"]["PersonalAccessToken"][];
+            paging: {
+                total: number;
+            };
+        };
+        CreatePersonalToken: {
+            tokenName: string;
+            JWTTokenExpiry?: components["schemas"]["JWTTokenExpiry"];
+        };
+        /** @description The tokens to revoke (`removeAll=true` revokes every one). */
+        RevokePersonalTokens: {
+            tokens?: string[];
+        };
+        /** @description A user's tokens as the state export keeps them (`sideData.userTokens`). */
+        UserTokens: {
+            jwt?: components["schemas"]["JWTAuthMechanism"];
+            personal?: components["schemas"]["PersonalAccessToken"][];
         };
     };
     responses: {
@@ -44374,6 +44637,510 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    listBots: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+                /** @description Page size; `0` returns no items and only `paging.total`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor of the previous page. Passing both `before` and `after` gives 400. */
+                before?: components["parameters"]["Before"];
+                /** @description Opaque cursor of the next page. Passing both `before` and `after` gives 400. */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of bots. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createOrUpdateBot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBot"];
+            };
+        };
+        responses: {
+            /** @description The updated bot. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            /** @description The created bot. */
+            201: {
+                headers: {
+                    /** @description The new entity's href. */
+                    Location?: string;
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    createBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "ingestion-bot",
+                 *       "botUser": "ingestion-bot",
+                 *       "description": "Runs the ingestion."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateBot"];
+            };
+        };
+        responses: {
+            /** @description The created bot. */
+            201: {
+                headers: {
+                    /** @description The new entity's href. */
+                    Location?: string;
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getBotById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteBot: {
+        parameters: {
+            query?: {
+                /** @description Contract "Delete and restore" rules 1–2. `false` soft-deletes; `true` removes permanently. */
+                hardDelete?: components["parameters"]["HardDelete"];
+                /**
+                 * @description Contract "Delete and restore" rule 3: also delete the children. Without it a parent that has
+                 *     children gives 400 `<type> is not empty` (docs/behaviour.md "Delete and restore").
+                 */
+                recursive?: components["parameters"]["Recursive"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted bot. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            /** @description Removed for good (profile `contract`). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+        };
+    };
+    patchBot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests" (OpenMetadata's `PreconditionFailedException`): the
+                 *     entity's `ETag` the write was based on (or `*`, any existing entity). When the entity has
+                 *     changed since (or, for an upsert, does not exist yet), the answer is 412 PRECONDITION_FAILED
+                 *     and nothing changes. Without it, nothing is checked.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json-patch+json": components["schemas"]["JsonPatch"];
+            };
+        };
+        responses: {
+            /** @description The patched bot. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getBotByFqn: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated relationship fields to include (`owners,tags,followers,votes,domains`...).
+                 *     Relationship fields are returned only when asked for; an unknown name gives 400
+                 *     `Invalid field name <x>`; `*` asks for every field. The commas may be sent unencoded, as
+                 *     OpenMetadata's clients do (`allowReserved`).
+                 */
+                fields?: components["parameters"]["Fields"];
+                /** @description Whether soft-deleted entities are returned (docs/behaviour.md "Delete and restore"). */
+                include?: components["parameters"]["Include"];
+            };
+            header?: {
+                /**
+                 * @description docs/behaviour.md "Conditional requests": the entity's `ETag` from an earlier answer (or `*`);
+                 *     when it is still the entity's tag, the answer is 304 with no body. OpenMetadata's web UI sends
+                 *     it on every GET. A GET never gives 412.
+                 * @example W/"0.2-1732300000000-Qm9vWmFwMTIz"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
+                 *     is sent as `svc.%22a.b%22`).
+                 */
+                fqn: components["parameters"]["Fqn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Bot"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    generateBotToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerateTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JWTAuthMechanism"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    revokeBotToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevokeTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The bot user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getAuthMechanism: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entity's UUID. A malformed UUID gives 400. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mechanism. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationMechanism"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPersonalAccessTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalAccessTokenList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createPersonalAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tokenName": "laptop",
+                 *       "JWTTokenExpiry": "30"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreatePersonalToken"];
+            };
+        };
+        responses: {
+            /** @description The token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalAccessToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    revokePersonalAccessTokens: {
+        parameters: {
+            query?: {
+                /** @description Revoke every token of the user. */
+                removeAll?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RevokePersonalTokens"];
+            };
+        };
+        responses: {
+            /** @description The tokens left. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalAccessTokenList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

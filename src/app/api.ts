@@ -28,6 +28,7 @@ import { mountSocialRoutes } from '../features/entities/social-routes.ts';
 import { mountSystemRoutes } from '../features/entities/system-routes.ts';
 import { mountTagAssetRoutes } from '../features/entities/tag-asset-routes.ts';
 import { mountTeamMemberRoutes } from '../features/entities/team-member-routes.ts';
+import { mountUserTokenRoutes } from '../features/entities/user-token-routes.ts';
 import { mountEventRoutes } from '../features/events/event-routes.ts';
 import { keepFollowersFeed } from '../features/events/feed.ts';
 import { mountFeedRoutes } from '../features/events/feed-routes.ts';
@@ -118,6 +119,7 @@ export function createApi(catalog: Catalog, options: ApiOptions & Pick<Dispatche
   const routes = operationRoutes({ prefix: '/api', operations: operationsOf(compiled.tables.api, catalog.profile.name), compiled });
   // Routes specific to a path go before the generic `/:id` ones (`/dataContracts/entity`...).
   mountSystemRoutes(routes, ctx);
+  mountUserTokenRoutes(routes, ctx, options.auth ?? {});
   mountLineageRoutes(routes, ctx);
   mountMetadataTypeRoutes(routes, ctx, document);
   mountSearchRoutes(routes, ctx);

@@ -7,6 +7,7 @@ import { announcement } from './announcement.ts';
 import { apiCollection } from './api-collection.ts';
 import { apiEndpoint } from './api-endpoint.ts';
 import { apiService } from './api-service.ts';
+import { bot } from './bot.ts';
 import { chart } from './chart.ts';
 import { classification } from './classification.ts';
 import { container } from './container.ts';
@@ -70,4 +71,5 @@ export const KINDS: readonly Kind[] = [
   eventSubscription,
   task,
   announcement,
+  bot,
 ];
