@@ -12592,6 +12592,346 @@ export interface paths {
         patch: operations["patchPost"];
         trace?: never;
     };
+    "/v1/lineage/hydrate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the nodes of a lineage graph whole
+         * @description Not in the contract; follows OpenMetadata 2.0 (`LineageResource` hydrate, `LineageHydrator`; docs/behaviour.md "Lineage"): each entity named by type and id, as a GET by id with `fields` shows it, grouped by type; one that is not there (or not visible under `include`, or of a kind the server does not have) is dropped and counted. A read.
+         */
+        post: operations["hydrateLineage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/services/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count the services by type and connector
+         * @description Not in the contract; catalog-kit's reading of OpenMetadata 2.0's `/v1/services/overview` (docs/behaviour.md "Services"): the live services of each kind, and of each connector within it.
+         */
+        get: operations["getServicesOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tables/deleteStale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delete the tables a connector no longer sees
+         * @description Not in the contract; follows OpenMetadata 2.0 (`EntityResource` deleteStale, `BulkDeleteStaleIT`; docs/behaviour.md "Delete and restore"): the live tables inside the scope
+         *     (`scopeFqn` of type `scopeEntityType`, `service` for a service of any type) that are not in
+         *     `seenFqns` are soft-deleted (recursively), each as a soft delete by id; `dryRun` reports them and
+         *     deletes nothing. An empty `seenFqns`, or a scope that holds none or does not exist, deletes
+         *     nothing. An unknown `scopeEntityType`: 400. Answers a BulkOperationResult, the deleted FQNs in
+         *     `successRequest`.
+         */
+        put: operations["deleteStaleTables"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/databases/deleteStale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delete the databases a connector no longer sees
+         * @description Not in the contract; follows OpenMetadata 2.0 (`EntityResource` deleteStale, `BulkDeleteStaleIT`; docs/behaviour.md "Delete and restore"): the live databases inside the scope
+         *     (`scopeFqn` of type `scopeEntityType`, `service` for a service of any type) that are not in
+         *     `seenFqns` are soft-deleted (recursively), each as a soft delete by id; `dryRun` reports them and
+         *     deletes nothing. An empty `seenFqns`, or a scope that holds none or does not exist, deletes
+         *     nothing. An unknown `scopeEntityType`: 400. Answers a BulkOperationResult, the deleted FQNs in
+         *     `successRequest`.
+         */
+        put: operations["deleteStaleDatabases"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/databaseSchemas/deleteStale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delete the databaseSchemas a connector no longer sees
+         * @description Not in the contract; follows OpenMetadata 2.0 (`EntityResource` deleteStale, `BulkDeleteStaleIT`; docs/behaviour.md "Delete and restore"): the live databaseSchemas inside the scope
+         *     (`scopeFqn` of type `scopeEntityType`, `service` for a service of any type) that are not in
+         *     `seenFqns` are soft-deleted (recursively), each as a soft delete by id; `dryRun` reports them and
+         *     deletes nothing. An empty `seenFqns`, or a scope that holds none or does not exist, deletes
+         *     nothing. An unknown `scopeEntityType`: 400. Answers a BulkOperationResult, the deleted FQNs in
+         *     `successRequest`.
+         */
+        put: operations["deleteStaleDatabaseSchemas"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboards/deleteStale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delete the dashboards a connector no longer sees
+         * @description Not in the contract; follows OpenMetadata 2.0 (`EntityResource` deleteStale, `BulkDeleteStaleIT`; docs/behaviour.md "Delete and restore"): the live dashboards inside the scope
+         *     (`scopeFqn` of type `scopeEntityType`, `service` for a service of any type) that are not in
+         *     `seenFqns` are soft-deleted (recursively), each as a soft delete by id; `dryRun` reports them and
+         *     deletes nothing. An empty `seenFqns`, or a scope that holds none or does not exist, deletes
+         *     nothing. An unknown `scopeEntityType`: 400. Answers a BulkOperationResult, the deleted FQNs in
+         *     `successRequest`.
+         */
+        put: operations["deleteStaleDashboards"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/charts/deleteStale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delete the charts a connector no longer sees
+         * @description Not in the contract; follows OpenMetadata 2.0 (`EntityResource` deleteStale, `BulkDeleteStaleIT`; docs/behaviour.md "Delete and restore"): the live charts inside the scope
+         *     (`scopeFqn` of type `scopeEntityType`, `service` for a service of any type) that are not in
+         *     `seenFqns` are soft-deleted (recursively), each as a soft delete by id; `dryRun` reports them and
+         *     deletes nothing. An empty `seenFqns`, or a scope that holds none or does not exist, deletes
+         *     nothing. An unknown `scopeEntityType`: 400. Answers a BulkOperationResult, the deleted FQNs in
+         *     `successRequest`.
+         */
+        put: operations["deleteStaleCharts"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/datamodels/deleteStale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delete the dashboard/datamodels a connector no longer sees
+         * @description Not in the contract; follows OpenMetadata 2.0 (`EntityResource` deleteStale, `BulkDeleteStaleIT`; docs/behaviour.md "Delete and restore"): the live dashboard/datamodels inside the scope
+         *     (`scopeFqn` of type `scopeEntityType`, `service` for a service of any type) that are not in
+         *     `seenFqns` are soft-deleted (recursively), each as a soft delete by id; `dryRun` reports them and
+         *     deletes nothing. An empty `seenFqns`, or a scope that holds none or does not exist, deletes
+         *     nothing. An unknown `scopeEntityType`: 400. Answers a BulkOperationResult, the deleted FQNs in
+         *     `successRequest`.
+         */
+        put: operations["deleteStaleDashboardDatamodels"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pipelines/deleteStale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delete the pipelines a connector no longer sees
+         * @description Not in the contract; follows OpenMetadata 2.0 (`EntityResource` deleteStale, `BulkDeleteStaleIT`; docs/behaviour.md "Delete and restore"): the live pipelines inside the scope
+         *     (`scopeFqn` of type `scopeEntityType`, `service` for a service of any type) that are not in
+         *     `seenFqns` are soft-deleted (recursively), each as a soft delete by id; `dryRun` reports them and
+         *     deletes nothing. An empty `seenFqns`, or a scope that holds none or does not exist, deletes
+         *     nothing. An unknown `scopeEntityType`: 400. Answers a BulkOperationResult, the deleted FQNs in
+         *     `successRequest`.
+         */
+        put: operations["deleteStalePipelines"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/topics/deleteStale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delete the topics a connector no longer sees
+         * @description Not in the contract; follows OpenMetadata 2.0 (`EntityResource` deleteStale, `BulkDeleteStaleIT`; docs/behaviour.md "Delete and restore"): the live topics inside the scope
+         *     (`scopeFqn` of type `scopeEntityType`, `service` for a service of any type) that are not in
+         *     `seenFqns` are soft-deleted (recursively), each as a soft delete by id; `dryRun` reports them and
+         *     deletes nothing. An empty `seenFqns`, or a scope that holds none or does not exist, deletes
+         *     nothing. An unknown `scopeEntityType`: 400. Answers a BulkOperationResult, the deleted FQNs in
+         *     `successRequest`.
+         */
+        put: operations["deleteStaleTopics"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mlmodels/deleteStale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delete the mlmodels a connector no longer sees
+         * @description Not in the contract; follows OpenMetadata 2.0 (`EntityResource` deleteStale, `BulkDeleteStaleIT`; docs/behaviour.md "Delete and restore"): the live mlmodels inside the scope
+         *     (`scopeFqn` of type `scopeEntityType`, `service` for a service of any type) that are not in
+         *     `seenFqns` are soft-deleted (recursively), each as a soft delete by id; `dryRun` reports them and
+         *     deletes nothing. An empty `seenFqns`, or a scope that holds none or does not exist, deletes
+         *     nothing. An unknown `scopeEntityType`: 400. Answers a BulkOperationResult, the deleted FQNs in
+         *     `successRequest`.
+         */
+        put: operations["deleteStaleMlmodels"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/containers/deleteStale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delete the containers a connector no longer sees
+         * @description Not in the contract; follows OpenMetadata 2.0 (`EntityResource` deleteStale, `BulkDeleteStaleIT`; docs/behaviour.md "Delete and restore"): the live containers inside the scope
+         *     (`scopeFqn` of type `scopeEntityType`, `service` for a service of any type) that are not in
+         *     `seenFqns` are soft-deleted (recursively), each as a soft delete by id; `dryRun` reports them and
+         *     deletes nothing. An empty `seenFqns`, or a scope that holds none or does not exist, deletes
+         *     nothing. An unknown `scopeEntityType`: 400. Answers a BulkOperationResult, the deleted FQNs in
+         *     `successRequest`.
+         */
+        put: operations["deleteStaleContainers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apiCollections/deleteStale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delete the apiCollections a connector no longer sees
+         * @description Not in the contract; follows OpenMetadata 2.0 (`EntityResource` deleteStale, `BulkDeleteStaleIT`; docs/behaviour.md "Delete and restore"): the live apiCollections inside the scope
+         *     (`scopeFqn` of type `scopeEntityType`, `service` for a service of any type) that are not in
+         *     `seenFqns` are soft-deleted (recursively), each as a soft delete by id; `dryRun` reports them and
+         *     deletes nothing. An empty `seenFqns`, or a scope that holds none or does not exist, deletes
+         *     nothing. An unknown `scopeEntityType`: 400. Answers a BulkOperationResult, the deleted FQNs in
+         *     `successRequest`.
+         */
+        put: operations["deleteStaleApiCollections"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/apiEndpoints/deleteStale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delete the apiEndpoints a connector no longer sees
+         * @description Not in the contract; follows OpenMetadata 2.0 (`EntityResource` deleteStale, `BulkDeleteStaleIT`; docs/behaviour.md "Delete and restore"): the live apiEndpoints inside the scope
+         *     (`scopeFqn` of type `scopeEntityType`, `service` for a service of any type) that are not in
+         *     `seenFqns` are soft-deleted (recursively), each as a soft delete by id; `dryRun` reports them and
+         *     deletes nothing. An empty `seenFqns`, or a scope that holds none or does not exist, deletes
+         *     nothing. An unknown `scopeEntityType`: 400. Answers a BulkOperationResult, the deleted FQNs in
+         *     `successRequest`.
+         */
+        put: operations["deleteStaleApiEndpoints"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -15662,6 +16002,50 @@ export interface components {
             addressedTo?: string;
             /** @enum {string} */
             type?: "Conversation";
+        };
+        /** @description OpenMetadata 2.0's hydrateLineageRequest.json - the nodes of a lineage graph to read whole, by type and id. */
+        HydrateLineageRequest: {
+            entities: ({
+                id: components["schemas"]["Uuid"];
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description Relationship fields for every entity (`tags,owners`); those a kind does not have are skipped. */
+            fields?: string;
+            /**
+             * @default non-deleted
+             * @enum {string}
+             */
+            include: "non-deleted" | "deleted" | "all";
+        };
+        HydrateLineageResponse: {
+            entitiesByType: {
+                [key: string]: Record<string, never>[];
+            };
+            droppedCount: number;
+        };
+        /** @description OpenMetadata 2.0's BulkDeleteStaleRequest - what a connector saw in a scope; the others of the kind there are stale. */
+        BulkDeleteStaleRequest: {
+            scopeFqn: string;
+            /** @description The type of the scope (`databaseSchema`, `database`...), or `service` for the service of any type. */
+            scopeEntityType: string;
+            seenFqns: string[];
+            /** @default false */
+            dryRun: boolean;
+        };
+        /** @description OpenMetadata 2.0's servicesOverview.json as catalog-kit gives it - the services per type and per connector. */
+        ServicesOverview: {
+            total: number;
+            byType: {
+                /** @description The kind of service (`databaseService`...). */
+                serviceType: string;
+                count: number;
+                /** @description Services of each connector (`serviceType` of the services, `Mysql`...). */
+                byConnector: {
+                    [key: string]: number;
+                };
+            }[];
         };
     };
     responses: {
@@ -45342,6 +45726,537 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    hydrateLineage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "entities": [
+                 *         {
+                 *           "type": "table",
+                 *           "id": "00000000-0000-4000-8000-000000000000"
+                 *         }
+                 *       ],
+                 *       "fields": "owners,tags"
+                 *     }
+                 */
+                "application/json": components["schemas"]["HydrateLineageRequest"];
+            };
+        };
+        responses: {
+            /** @description The entities by type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HydrateLineageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getServicesOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServicesOverview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    deleteStaleTables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopeFqn": "mysql_prod.shop.public",
+                 *       "scopeEntityType": "databaseSchema",
+                 *       "seenFqns": [
+                 *         "mysql_prod.shop.public.orders"
+                 *       ],
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkDeleteStaleRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or, with dryRun, would be) deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteStaleDatabases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopeFqn": "mysql_prod.shop.public",
+                 *       "scopeEntityType": "databaseSchema",
+                 *       "seenFqns": [
+                 *         "mysql_prod.shop.public.orders"
+                 *       ],
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkDeleteStaleRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or, with dryRun, would be) deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteStaleDatabaseSchemas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopeFqn": "mysql_prod.shop.public",
+                 *       "scopeEntityType": "databaseSchema",
+                 *       "seenFqns": [
+                 *         "mysql_prod.shop.public.orders"
+                 *       ],
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkDeleteStaleRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or, with dryRun, would be) deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteStaleDashboards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopeFqn": "mysql_prod.shop.public",
+                 *       "scopeEntityType": "databaseSchema",
+                 *       "seenFqns": [
+                 *         "mysql_prod.shop.public.orders"
+                 *       ],
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkDeleteStaleRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or, with dryRun, would be) deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteStaleCharts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopeFqn": "mysql_prod.shop.public",
+                 *       "scopeEntityType": "databaseSchema",
+                 *       "seenFqns": [
+                 *         "mysql_prod.shop.public.orders"
+                 *       ],
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkDeleteStaleRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or, with dryRun, would be) deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteStaleDashboardDatamodels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopeFqn": "mysql_prod.shop.public",
+                 *       "scopeEntityType": "databaseSchema",
+                 *       "seenFqns": [
+                 *         "mysql_prod.shop.public.orders"
+                 *       ],
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkDeleteStaleRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or, with dryRun, would be) deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteStalePipelines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopeFqn": "mysql_prod.shop.public",
+                 *       "scopeEntityType": "databaseSchema",
+                 *       "seenFqns": [
+                 *         "mysql_prod.shop.public.orders"
+                 *       ],
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkDeleteStaleRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or, with dryRun, would be) deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteStaleTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopeFqn": "mysql_prod.shop.public",
+                 *       "scopeEntityType": "databaseSchema",
+                 *       "seenFqns": [
+                 *         "mysql_prod.shop.public.orders"
+                 *       ],
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkDeleteStaleRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or, with dryRun, would be) deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteStaleMlmodels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopeFqn": "mysql_prod.shop.public",
+                 *       "scopeEntityType": "databaseSchema",
+                 *       "seenFqns": [
+                 *         "mysql_prod.shop.public.orders"
+                 *       ],
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkDeleteStaleRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or, with dryRun, would be) deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteStaleContainers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopeFqn": "mysql_prod.shop.public",
+                 *       "scopeEntityType": "databaseSchema",
+                 *       "seenFqns": [
+                 *         "mysql_prod.shop.public.orders"
+                 *       ],
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkDeleteStaleRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or, with dryRun, would be) deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteStaleApiCollections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopeFqn": "mysql_prod.shop.public",
+                 *       "scopeEntityType": "databaseSchema",
+                 *       "seenFqns": [
+                 *         "mysql_prod.shop.public.orders"
+                 *       ],
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkDeleteStaleRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or, with dryRun, would be) deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteStaleApiEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopeFqn": "mysql_prod.shop.public",
+                 *       "scopeEntityType": "databaseSchema",
+                 *       "seenFqns": [
+                 *         "mysql_prod.shop.public.orders"
+                 *       ],
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkDeleteStaleRequest"];
+            };
+        };
+        responses: {
+            /** @description What was (or, with dryRun, would be) deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOperationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };

@@ -23,6 +23,7 @@ import { keepActivity } from '../features/activity/activity.ts';
 import { mountActivityRoutes } from '../features/activity/activity-routes.ts';
 import { mountConversationRoutes } from '../features/conversations/conversation-routes.ts';
 import { mountAsyncDeleteRoutes } from '../features/entities/async-delete-routes.ts';
+import { mountConnectorRoutes } from '../features/entities/connector-routes.ts';
 import { mountEntityRoutes } from '../features/entities/entity-routes.ts';
 import { mountSocialRoutes } from '../features/entities/social-routes.ts';
 import { mountSystemRoutes } from '../features/entities/system-routes.ts';
@@ -128,6 +129,7 @@ export function createApi(catalog: Catalog, options: ApiOptions & Pick<Dispatche
   mountProfilerConfigRoutes(routes, ctx);
   mountAssetSampleDataRoutes(routes, ctx);
   mountAsyncDeleteRoutes(routes, ctx);
+  mountConnectorRoutes(routes, ctx);
   mountPipelineStatusRoutes(routes, ctx);
   mountTagAssetRoutes(routes, ctx);
   mountTeamMemberRoutes(routes, ctx);

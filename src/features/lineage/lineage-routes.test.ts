@@ -262,6 +262,29 @@ describe('impact analysis, counts, platform view, failing tests, export', () => 
   });
 });
 
+describe('hydrate (OpenMetadata 2.0 POST /v1/lineage/hydrate)', () => {
+  it('answers the nodes of a graph whole, by type, with the fields asked for; what is not there is dropped and counted', async () => {
+    const graph = (await c.get(`/api/v1/lineage/table/${e.fact!.id}`).expect(200)).body as { nodes: { id: string; type?: string }[]; entity: { id: string } };
+    const nodes = [{ id: e.fact!.id, type: 'table' }, ...graph.nodes.map((n) => ({ id: n.id, type: n.type ?? '' }))];
+    const res = await c
+      .post('/api/v1/lineage/hydrate', {
+        entities: [...nodes, { id: '00000000-0000-4000-8000-000000000000', type: 'table' }, { id: e.pipe!.id, type: 'nothing' }],
+        fields: 'owners,columns,charts',
+      })
+      .expect(200);
+    const byType = res.body.entitiesByType as Record<string, { id: string; owners?: unknown; columns?: unknown }[]>;
+    expect(res.body.droppedCount).toBe(2);
+    expect(byType.table!.map((t) => t.id).sort()).toEqual(
+      nodes
+        .filter((n) => n.type === 'table')
+        .map((n) => n.id)
+        .sort(),
+    );
+    expect(byType.table!.every((t) => Array.isArray(t.owners) && Array.isArray(t.columns))).toBe(true);
+    await c.post('/api/v1/lineage/hydrate', { entities: [] }).expect(400);
+  });
+});
+
 describe('edges and the lifecycle of their ends', () => {
   it('a soft-deleted end hides its edges; a restore brings them back; a hard delete removes them', async () => {
     const a = await create('a', 'table', 'tables', { name: 'life_a', databaseSchema: 'wh.db.sch', columns: cols('x') });
