@@ -42,7 +42,10 @@ export interface EntityChange {
 export function recordChange(ctx: CatalogContext, change: EntityChange): ChangeEvent {
   const { stored } = change;
   const entity: Entity = stored.entity;
-  const renamed = change.eventType === 'entityCreated' || change.eventType === 'entityUpdated' ? ctx.kinds.all.find((k) => k.type === stored.type)?.changeEventTypes?.[change.eventType] : undefined;
+  const renamed =
+    change.eventType === 'entityCreated' || change.eventType === 'entityUpdated'
+      ? ctx.kinds.all.find((k) => k.type === stored.type)?.changeEventTypes?.[change.eventType]
+      : undefined;
   const event: ChangeEvent = {
     id: ctx.newId(),
     eventType: renamed ?? change.eventType,
