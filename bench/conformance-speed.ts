@@ -1,6 +1,5 @@
 /**
- * The conformance suite's wall time, as a CI job waits for it (docs/performance.md, "What one run
- * does" step 4): a default `catalog-kit conform` and a default `catalog-kit drift` (its reference
+ * The conformance suite's wall time, as a CI job waits for it (docs/performance.md "What a run does"): a default `catalog-kit conform` and a default `catalog-kit drift` (its reference
  * in-process), each the built command spawned against the reference server in another process,
  * timed from spawn to exit. The server counts the requests each run made. Targets: conform ≤ 10 s,
  * drift ≤ 20 s. Runs the built command (dist/); says why not when it is missing.

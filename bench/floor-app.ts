@@ -1,5 +1,5 @@
 /**
- * The host's latency floor (docs/performance.md "The host's floor"): a `node:http` server that
+ * The host's latency floor (docs/performance.md "What a run does"): a `node:http` server that
  * does nothing but hold the CPU for a set time per request, then answer a fixed JSON body. No
  * express, no allocation to speak of (so no GC pauses), the same time for every request. Under the
  * same load as the reference, at the same CPU per request, its p99 is what queueing at 20

@@ -1,6 +1,7 @@
 /** The performance targets, checked against one bench run (reported, never enforced). */
 import type { ColdStartResult, CommandTiming } from './cold-start.ts';
 import type { DurableWrites } from './durable-writes.ts';
+import type { InProcessBench } from './in-process.ts';
 import type { Comparison } from './report.ts';
 import type { ScaleResult } from './scale.ts';
 import type { SearchBench } from './search.ts';
@@ -38,6 +39,7 @@ export function checkGoals(
   commands: CommandTiming[] = [],
   durable?: DurableWrites,
   search?: SearchBench,
+  inProcess?: InProcessBench,
 ): GoalCheck[] {
   const checks: GoalCheck[] = [];
   for (const [name, target] of RATIO_TARGETS) {
@@ -68,6 +70,25 @@ export function checkGoals(
       goal: `search at ${search.entities.toLocaleString('en-US')} entities < 50 ms (p50 of every call)`,
       measured: `worst ${worst.p50Ms.toFixed(1)} ms (${worst.name})`,
       met: worst.p50Ms < 50,
+    });
+  }
+  if (inProcess && !('skipped' in inProcess)) {
+    const p = inProcess;
+    checks.push({
+      goal: 'in process: createCatalog (demo catalog) ≤ 150 ms',
+      measured: `${p.firstCreateMs.toFixed(0)} ms (median of ${p.runs}; again: ${p.secondCreateMs.toFixed(0)} ms)`,
+      met: p.firstCreateMs <= 150,
+    });
+    checks.push({ goal: 'in process: reset() ≤ 20 ms', measured: `${p.resetMedianMs.toFixed(2)} ms`, met: p.resetMedianMs <= 20 });
+    checks.push({
+      goal: 'in process: GET by id through fetch ≤ 50 µs median',
+      measured: `${p.getByIdMedianUs.toFixed(1)} µs (p99 ${p.getByIdP99Us.toFixed(1)} µs)`,
+      met: p.getByIdMedianUs <= 50,
+    });
+    checks.push({
+      goal: 'browser build ≤ 1 MB gzipped',
+      measured: `${(p.browserGzipBytes / 1e6).toFixed(2)} MB (${(p.browserBytes / 1e6).toFixed(2)} MB minified)`,
+      met: p.browserGzipBytes <= 1e6,
     });
   }
   if (cold) checks.push({ goal: 'cold start to the first authenticated 200 < 300 ms (median)', measured: `${cold.medianMs.toFixed(0)} ms`, met: cold.medianMs < 300 });

@@ -81,8 +81,7 @@ export async function runLoad(target: Target, scenario: Scenario, options: LoadO
  * The same scenario on several targets, in `slices` turns each of `duration ÷ slices` seconds, the
  * order reversed every turn (A B, B A, A B...), each target's turns pooled into one measurement.
  * For two servers compared under one load on a host whose speed moves from second to second: one
- * after the other, 3 s each, a slow second fell on one of them only (docs/performance.md "What
- * stands in the way").
+ * after the other, 3 s each, a slow second fell on one of them only.
  */
 export async function runAlternating(
   targets: readonly Target[],

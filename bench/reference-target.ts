@@ -15,9 +15,9 @@ import type * as ServerModule from '../src/app/server.ts';
 import type * as Fixtures from '../src/app/fixtures/load-fixtures.ts';
 
 const built = (path: string): Promise<unknown> => import(new URL(`../dist/src/${path}`, import.meta.url).href);
-const { startServer } = (await built('server.js')) as typeof ServerModule;
-const { createEntity } = (await built('domain/lifecycle.js')) as typeof Lifecycle;
-const { cursorKey, encodeCursor } = (await built('domain/listing.js')) as typeof Listing;
+const { startServer } = (await built('app/server.js')) as typeof ServerModule;
+const { createEntity } = (await built('core/lifecycle.js')) as typeof Lifecycle;
+const { cursorKey, encodeCursor } = (await built('core/listing.js')) as typeof Listing;
 
 const SCALE_SERVICE = 'bench';
 
@@ -30,7 +30,7 @@ export async function startReference(fixturesOption: string | undefined, dataFil
 /** Loads the demo catalog with the fixture loader (src/app/fixtures/load-fixtures.ts, built) (reports, rather than fails, if it cannot). */
 async function loadFixturesIfAny(ctx: CatalogContext, option: string): Promise<string> {
   try {
-    const { loadFixtures, resolveFixturesDir } = (await built('fixtures/load-fixtures.js')) as typeof Fixtures;
+    const { loadFixtures, resolveFixturesDir } = (await built('app/fixtures/load-fixtures.js')) as typeof Fixtures;
     const dir = resolveFixturesDir(option);
     if (!dir) return 'none';
     const summary = loadFixtures(ctx, dir);

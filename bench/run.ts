@@ -12,6 +12,8 @@ import { parseArgs } from 'node:util';
 import type { ColdStartResult, CommandTiming } from './cold-start.ts';
 import { runColdStart, timeCommand } from './cold-start.ts';
 import type { ConformanceSpeed } from './conformance-speed.ts';
+import type { InProcessBench } from './in-process.ts';
+import { runInProcessBench } from './in-process.ts';
 import { runConformanceSpeed } from './conformance-speed.ts';
 import type { DurableWrites } from './durable-writes.ts';
 import { runDurableWrites } from './durable-writes.ts';
@@ -51,6 +53,7 @@ const { values: opts } = parseArgs({
     'skip-cold': { type: 'boolean', default: false },
     'skip-conformance': { type: 'boolean', default: false },
     'skip-durable': { type: 'boolean', default: false },
+    'skip-in-process': { type: 'boolean', default: false },
     'skip-floor': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     'reference-flags': { type: 'string', default: '' },
@@ -62,7 +65,7 @@ const { values: opts } = parseArgs({
 if (opts.help) {
   process.stdout.write(`Usage: npm run bench -- [--duration 3] [--connections 20] [--rounds 2] [--warmup 0.5] [--seed 1000]
   [--fixtures default|none|<dir>] [--only <scenario substring>] [--scale 100000] [--cold-runs 5] [--conformance-runs 25]
-  [--skip-scale] [--skip-cold] [--skip-conformance] [--skip-durable] [--skip-floor] [--out bench/results/latest.json]
+  [--skip-scale] [--skip-cold] [--skip-conformance] [--skip-durable] [--skip-in-process] [--skip-floor] [--out bench/results/latest.json]
   [--search 100000] [--search-runs 20] [--skip-search] [--search-only]   search calls at that many containers
   [--reference-flags="<node flags>"]   start the reference with these node flags too (e.g. --reference-flags=--trace-gc)
   [--cpu-prof]   profile the reference (node --cpu-prof) under --only (default "GET by id") and
@@ -262,7 +265,17 @@ async function main(): Promise<void> {
           `\nConformance suite wall time (catalog-kit ${r.argv.join(' ')}): ${r.seconds.toFixed(1)} s spawn to exit (target ≤ ${r.targetSeconds} s: ${r.seconds <= r.targetSeconds ? 'met' : 'NOT met'}), ${r.requests} requests to the target, exit ${String(r.exitCode)}`,
         );
   }
-  const goals = checkGoals(comparisons, scale, cold, commands, durable, search);
+  let inProcess: InProcessBench | undefined;
+  if (!opts['skip-in-process']) {
+    inProcess = await runInProcessBench(Number(opts['cold-runs']));
+    const p = inProcess;
+    log(
+      'skipped' in p
+        ? `\nThe catalog in process: skipped — ${p.skipped}`
+        : `\nThe catalog in process (catalog-kit/fetch, median of ${p.runs} processes): import ${p.importMs.toFixed(0)} ms; createCatalog (demo catalog) ${p.firstCreateMs.toFixed(0)} ms, again ${p.secondCreateMs.toFixed(0)} ms; reset ${p.resetMedianMs.toFixed(2)} ms; GET by id through fetch ${p.getByIdMedianUs.toFixed(1)} µs median, ${p.getByIdP99Us.toFixed(1)} µs p99; browser build ${(p.browserBytes / 1e6).toFixed(2)} MB, ${(p.browserGzipBytes / 1e6).toFixed(2)} MB gzipped`,
+    );
+  }
+  const goals = checkGoals(comparisons, scale, cold, commands, durable, search, inProcess);
   logTargets(goals);
   const p99 = worstP99(comparisons);
   if (p99) log(`Reported, not a target: ${p99}`);
@@ -283,6 +296,7 @@ async function main(): Promise<void> {
     nodeItself: bare,
     durable,
     conformance,
+    inProcess,
     goals,
   };
   writeFileSync(opts.out, `${JSON.stringify(report, null, 2)}\n`);

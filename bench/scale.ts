@@ -1,5 +1,5 @@
 /**
- * Memory and scale (docs/performance.md, "What one run does" step 2): two reference servers, in
+ * Memory and scale (docs/performance.md "What a run does"): two reference servers, in
  * processes run with --expose-gc, grow to 1,000 and to 100,000 containers. Containers are added with
  * `createEntity`, the domain function the POST handler calls after validation (HTTP would take
  * minutes and stores exactly the same objects). Heap per stored entity = heap growth after a full GC
@@ -53,8 +53,7 @@ const scenario = (name: string) => SCENARIOS.find((s) => s.name === name)!;
 /**
  * Each size's 3 s of a scenario, as 6 turns of 0.5 s alternating with the other size's: timed one
  * after the other, once each, a slow second of the host fell on one size only, and the ratio went
- * over 1.2x in four of five full runs where the step alone stayed within (docs/performance.md
- * "What stands in the way").
+ * over 1.2x in runs where the step alone stayed within.
  */
 const SLICES = 6;
 

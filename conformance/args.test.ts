@@ -3,7 +3,7 @@ import { expandRules, parseConformArgs, UsageError } from './args.ts';
 import { RULE_IDS } from './rules.ts';
 
 describe('catalog-kit conform arguments', () => {
-  it('reads every option README.md "Command line" lists, in both --opt value and --opt=value forms', () => {
+  it('reads every option docs/cli.md lists, in both --opt value and --opt=value forms', () => {
     const args = parseConformArgs([
       'conform',
       '--target',

@@ -1,40 +1,56 @@
-/** Command-line arguments of `catalog-kit conform` (README.md "Command line"). */
+/** Command-line arguments of `catalog-kit conform` (docs/cli.md). */
 import { isProfile, PROFILES, type Profile } from './profiles.ts';
 import { isRuleId, RULE_IDS } from './rules.ts';
 
-export const CONFORM_USAGE = `Usage: catalog-kit conform [--target <base-url-ending-in-/api>] [options]
+/**
+ * Laid out as every catalog-kit command's `--help`: one column of options, `(default: …)`, the exit
+ * statuses last, lines of at most 100 characters (src/app/cli/cli.test.ts checks the layout).
+ */
+export const CONFORM_USAGE = `Usage: catalog-kit conform [options]
 
-Runs the conformance suite against a server (without --target: against an in-process reference server).
+Runs the conformance suite against a server: random sequences of valid calls and fixed scenarios,
+each answer checked against a model of the contract and the OpenAPI document; prints a table of the
+rules, then the failures with the calls that replay them.
 
 Options:
-  --target URL             base URL of the API, ending in /api (e.g. http://127.0.0.1:8585/api)
-  --token JWT              token of a user allowed to create and delete (env CK_TOKEN)
-  --token-command "CMD"    run CMD and use its output as the token
-  --restricted-token JWT   token of a user without write permission, for the 403 rule (env CK_RESTRICTED_TOKEN)
-  --profile P              contract (default), openmetadata (2.0) or openmetadata-1.10
-  --runs N                 random sequences to run (default 25)
-  --seed S                 seed of the random sequences (default: a new one, printed by every run)
-  --path P                 replay one failing sequence (printed with its seed by a failure)
-  --rules id,...           check only these rules (default: all; a trailing .* selects a group, e.g. upsert.*)
-  --junit FILE             write a JUnit XML report
-  --ctrf FILE              write a CTRF JSON report (test dashboards)
-  --sarif FILE             write a SARIF 2.1.0 report (code-scanning views): a result per failed rule,
-                           at its operation in the OpenAPI document
-  --html FILE              write a self-contained HTML report (failures first, coverage matrix, filter)
-  --json FILE              write a JSON report
-  --timeout SECONDS        give up on a request after this long (default 30): a target that does
-                           not answer in time stops the run with exit 2
-  --settle-timeout SECONDS how long to keep asking for what a target may record in the background
-                           (search hits, change events, feed threads) before a rule fails (default:
-                           5 for search, 10 for events and the feed; 0 asks once)
-  --openapi URL|FILE       check every response against the target's own OpenAPI document (JSON or
-                           YAML, 3.0 or 3.1) instead of the kit's
-  --min-coverage PERCENT   fail the run (exit 1) when fewer of the operations of the interface's
-                           kinds than this were exercised and checked by a rule
-  --list-rules             print the rules with their sources and what each profile expects, and exit
-  -h, --help               show this help
+      --target URL              base URL of the API to test, ending in /api (e.g.
+                                http://127.0.0.1:8585/api) (default: an in-process reference server)
+      --token JWT               token of a user allowed to create and delete (default: $CK_TOKEN)
+      --token-command "CMD"     run CMD and use the last word it prints as the token
+      --restricted-token JWT    token of a user without write permission, for the 403 rule (default:
+                                $CK_RESTRICTED_TOKEN)
+      --profile NAME            what the target is expected to do where the contract and
+                                OpenMetadata differ: contract, openmetadata (2.0) or
+                                openmetadata-1.10 (default: contract)
+      --runs N                  random sequences to run (default: 25)
+      --seed S                  seed of the random sequences (default: a new one, printed by every
+                                run)
+      --path P                  replay one failing sequence (printed with its seed by a failure)
+      --rules ID,...            check only these rules; a trailing .* selects a group, e.g. upsert.*
+                                (default: all)
+      --junit FILE              write a JUnit XML report
+      --ctrf FILE               write a CTRF JSON report (test dashboards)
+      --sarif FILE              write a SARIF 2.1.0 report (code-scanning views): a result per
+                                failed rule, at its operation in the OpenAPI document
+      --html FILE               write a self-contained HTML report (failures first, coverage matrix,
+                                filter)
+      --json FILE               write a JSON report
+      --timeout SECONDS         give up on a request after this long: a target that does not answer
+                                in time stops the run with exit 2 (default: 30)
+      --settle-timeout SECONDS  how long to keep asking for what a target may record in the
+                                background (search hits, change events, feed threads) before a rule
+                                fails; 0 asks once (default: 5 for search, 10 for events and the
+                                feed)
+      --openapi URL|FILE        check every response against the target's own OpenAPI document (JSON
+                                or YAML, 3.0 or 3.1) instead of the kit's
+      --min-coverage PERCENT    fail the run (exit 1) when fewer of the operations of the
+                                interface's kinds than this were exercised and checked by a rule
+      --list-rules              print the rules with their sources and what each profile expects,
+                                and exit
+  -h, --help                    show this help and exit
 
-Exit status: 0 every rule held, 1 a rule failed, 2 usage or connection error.
+Exit status: 0 every rule held; 1 a rule failed (or less was covered than --min-coverage); 2 wrong
+command line, or a target it cannot use (down, not this API, token refused).
 `;
 
 export class UsageError extends Error {

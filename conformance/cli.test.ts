@@ -52,7 +52,7 @@ describe('catalog-kit conform: usage and connection errors exit 2', () => {
   it('exits 2 when a target is given without any token', async () => {
     const r = await run(['--target', 'http://127.0.0.1:1/api']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('needs a token');
+    expect(r.err).toBe('catalog-kit conform: --target needs a token: --token, --token-command or CK_TOKEN (see catalog-kit conform --help)\n');
   });
 
   it('exits 2 when the target is down', async () => {

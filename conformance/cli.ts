@@ -4,15 +4,16 @@
  */
 import { exec } from 'node:child_process';
 import { CONFORM_USAGE, parseConformArgs, UsageError, type ConformArgs } from './args.ts';
-import { DocumentError, loadDocument } from './document.ts';
-import { AbortedError, TransportError, type Fetch } from './http.ts';
+import { runFailure } from './run-failure.ts';
+import { loadDocument } from './document.ts';
+import type { Fetch } from './http.ts';
 import { catalogueText, consoleReport } from './report/console.ts';
 import { conformCtrf } from './report/ctrf.ts';
 import { jsonReport, junitXml } from './report/files.ts';
 import { conformHtml } from './report/html.ts';
 import { conformSarif } from './report/sarif.ts';
 import { writeReportFiles } from './report/write.ts';
-import { runConformance, TargetError, type ConformanceOptions, type ConformanceReport } from './run.ts';
+import { runConformance, type ConformanceOptions, type ConformanceReport } from './run.ts';
 
 export type Writer = ((text: string) => void) | { write(text: string): unknown };
 
@@ -129,25 +130,7 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
     out(consoleReport(report));
     return report.failed > 0 || report.coverage.minimum?.met === false ? 1 : 0;
   } catch (e) {
-    if (e instanceof UsageError) {
-      err(`catalog-kit conform: ${e.message}\n`);
-      return 2;
-    }
-    if (e instanceof TargetError || e instanceof DocumentError) {
-      err(`catalog-kit conform: ${e.message}\n`);
-      return 2;
-    }
-    if (e instanceof AbortedError) {
-      err('catalog-kit conform: interrupted; what the run created was removed\n');
-      return 2;
-    }
-    if (e instanceof TransportError) {
-      err(`catalog-kit conform: the target stopped answering: ${e.message}\n`);
-      return 2;
-    }
-    // A bug of the suite, not of the target: one line, the stack only on request.
-    const debug = Boolean(env.CK_DEBUG);
-    err(`catalog-kit conform: internal error of the suite: ${e instanceof Error ? (debug && e.stack) || e.message : String(e)}${debug ? '' : ' (set CK_DEBUG=1 for the stack)'}\n`);
+    err(runFailure('conform', e, 'the target', Boolean(env.CK_DEBUG)));
     return 2;
   } finally {
     if (sigint) process.off('SIGINT', onSigint);

@@ -6,7 +6,7 @@
  *   `params.cjs` coerces path, query and header values to their declared types; `requests.cjs`
  *   validates request bodies without coercion and fills in the documented `default`s (as
  *   OpenMetadata does when it reads a request); `responses.cjs` validates responses and every
- *   component schema without changing them.
+ *   component schema without changing them. The two request ones collect every error.
  * - Profiles: where the active profile's overlay of the document (src/openapi/document.ts) changes
  *   a component schema, that schema and every schema reaching it are compiled again for the profile,
  *   and the operations using them get a profile entry in the table.
@@ -294,8 +294,10 @@ export async function compileValidators(): Promise<Map<string, string>> {
     variants.set(name, { doc, variant: { docId: `api~${name}`, differing: differingComponents(base, doc) } });
   }
   const units: Units = {
-    params: new Unit('p', { coerceTypes: true }),
-    requests: new Unit('q', { useDefaults: true }),
+    // A refused request names every problem it has, not only the first (allErrors); responses
+    // stop at the first: a response the document does not allow is a server bug, answered 500.
+    params: new Unit('p', { coerceTypes: true, allErrors: true }),
+    requests: new Unit('q', { useDefaults: true, allErrors: true }),
     responses: new Unit('r', {}),
   };
   register(units, 'api', base, variants);

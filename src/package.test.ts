@@ -1,14 +1,16 @@
 /**
  * The published package, as a user gets it: `npm pack`, then `npm install <tarball>` into an empty
  * project, and there the installed `catalog-kit` command (serve, token, conform), the client
- * imported from plain JavaScript, the programmatic API of README.md "Programmatic API", and a
+ * imported from plain JavaScript, the programmatic API of docs/programmatic-api.md, and a
  * TypeScript consumer compiled against the shipped declarations (`node16` resolution).
  *
- * It packs the existing dist/ (scripts/build.mjs; built here only when absent) without running
- * `prepare`, so it never rebuilds dist/ under other test files that run the built command.
- * The install is offline-first from the npm cache and runs no install scripts: the test asserts
- * there are none instead of executing them. Everything binds to 127.0.0.1; the one long-running
- * process, the installed `serve`, is stopped by its PID.
+ * It packs the existing dist/ (scripts/build.mjs; built here only when absent) as a publisher does,
+ * with the pack scripts: `prepack` strips the development scripts and dependencies from the packed
+ * manifest (clean-package, configured in package.json) and `postpack` puts package.json back; the
+ * build `prepare` runs finds dist/ current and changes nothing. The install is offline-first from
+ * the npm cache, as a user runs it, and the test asserts no installed package has an install
+ * script. Everything binds to 127.0.0.1; the one long-running process, the installed `serve`, is
+ * stopped by its PID.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { builtinModules } from 'node:module';
@@ -35,11 +37,19 @@ interface Output {
 
 /** Runs a command to completion; rejects with its output when it fails. */
 function run(command: string, args: string[], cwd: string): Promise<Output> {
+  return exitOf(command, args, cwd).then(({ code, stdout, stderr }) => {
+    if (code !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited ${code}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`);
+    return { stdout, stderr };
+  });
+}
+
+/** Runs a command to completion: its exit status and output, whatever the status. */
+function exitOf(command: string, args: string[], cwd: string): Promise<Output & { code: number | string }> {
   return new Promise((resolve, reject) => {
     // A shell only on Windows, where npm is npm.cmd.
     execFile(command, args, { cwd, timeout: STEP_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, shell: process.platform === 'win32' }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) failed: ${error.message}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`));
-      else resolve({ stdout, stderr });
+      if (error && typeof error.code !== 'number') reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) did not run to its end: ${error.message}\n${stderr}`));
+      else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
     });
   });
 }
@@ -113,6 +123,13 @@ interface Manifest {
 }
 
 let work: string;
+/** The repository's package.json before `npm pack`, and after it. */
+let manifestBefore: string;
+let manifestAfter: string;
+/** The package.json inside the tarball, as npm install reads it. */
+let packedManifest: Record<string, unknown>;
+/** What `npm install <tarball>` printed. */
+let installOutput: Output;
 let project: string;
 /** node_modules/catalog-kit in the consumer project. */
 let installed: string;
@@ -121,6 +138,8 @@ let manifest: Manifest;
 let packedFiles: string[];
 let server: ChildProcess | undefined;
 let baseUrl: string;
+/** What the installed serve printed once listening. */
+let banner: string;
 let token: string;
 
 const bin = (): string => path.join(project, 'node_modules/.bin', process.platform === 'win32' ? 'catalog-kit.cmd' : 'catalog-kit');
@@ -128,15 +147,17 @@ const bin = (): string => path.join(project, 'node_modules/.bin', process.platfo
 beforeAll(async () => {
   if (!existsSync(path.join(ROOT, 'dist/bin/catalog-kit.js'))) await run(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], ROOT);
   work = mkdtempSync(path.join(tmpdir(), 'catalog-kit-pack-'));
-  const packed = JSON.parse((await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT)).stdout) as [
-    { filename: string; files: { path: string }[] },
-  ];
+  manifestBefore = readFileSync(path.join(ROOT, 'package.json'), 'utf8');
+  const packed = JSON.parse((await run('npm', ['pack', '--json', '--pack-destination', work], ROOT)).stdout) as [{ filename: string; files: { path: string }[] }];
+  manifestAfter = readFileSync(path.join(ROOT, 'package.json'), 'utf8');
   packedFiles = packed[0].files.map((f) => f.path);
+  const tarball = path.join(work, packed[0].filename);
+  packedManifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'], work)).stdout) as Record<string, unknown>;
 
   project = path.join(work, 'project');
   mkdirSync(project);
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'catalog-kit-consumer', private: true, type: 'module' }));
-  await run('npm', ['install', path.join(work, packed[0].filename), '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], project);
+  installOutput = await run('npm', ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'], project);
   installed = path.join(project, 'node_modules/catalog-kit');
   manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Manifest;
 }, 2 * STEP_TIMEOUT_MS);
@@ -158,12 +179,22 @@ describe('the Node.js it runs on', () => {
 });
 
 describe('the tarball ships only the build', () => {
-  it('holds package.json, README.md, docs/behaviour.md and dist/ only: no sources but declarations, no tests', () => {
-    const docs = ['package.json', 'README.md', 'docs/behaviour.md'];
+  it('holds package.json, README.md, the documents and dist/ only: no sources but declarations, no tests', () => {
+    const docs = ['package.json', 'README.md', 'docs/behaviour.md', 'docs/cli.md', 'docs/troubleshooting.md', 'conformance/README.md'];
     for (const doc of docs) expect(packedFiles).toContain(doc);
-    expect(packedFiles.filter((f) => !docs.includes(f) && !f.startsWith('dist/'))).toEqual([]);
-    expect(packedFiles.filter((f) => /\.(ts|mts|cts)$/.test(f) && !/\.d\.ts$/.test(f))).toEqual([]);
+    const isDocument = (f: string) => ['package.json', 'README.md', 'conformance/README.md'].includes(f) || /^docs\/[\w-]+\.md$/.test(f);
+    expect(packedFiles.filter((f) => !isDocument(f) && !f.startsWith('dist/'))).toEqual([]);
+    expect(packedFiles.filter((f) => /\.(ts|mts|cts)$/.test(f) && !/\.d\.c?ts$/.test(f))).toEqual([]);
+    // The browser variants of src/ are read by the browser build, from the sources: dist/browser/catalog.js holds them.
+    expect(packedFiles.filter((f) => /\.browser\./.test(f) && !f.startsWith('dist/browser/'))).toEqual([]);
     expect(packedFiles.filter((f) => /\.test\.|(^|\/)(robustness|security)\//.test(f))).toEqual([]);
+  });
+
+  it('holds every file its README.md links to', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((target) => !/^[a-z]+:/i.test(target));
+    expect(links.length).toBeGreaterThan(10);
+    expect(links.filter((target) => !packedFiles.includes(path.posix.normalize(target)))).toEqual([]);
   });
 
   it('holds the command and every exports target, JavaScript with declarations, and no wildcard export', () => {
@@ -179,7 +210,25 @@ describe('the tarball ships only the build', () => {
   });
 });
 
+describe('packing it', () => {
+  it("leaves the repository's package.json as it was", () => {
+    expect(manifestAfter).toBe(manifestBefore);
+    expect(existsSync(path.join(ROOT, 'package.json.backup'))).toBe(false);
+  });
+
+  it('ships a package.json without scripts (lifecycle or development) and without development dependencies', () => {
+    expect(Object.keys(packedManifest).filter((key) => ['scripts', 'devDependencies', 'clean-package'].includes(key))).toEqual([]);
+    // What a clone needs stays in the repository: `npm install` there builds dist/.
+    const repository = JSON.parse(manifestBefore) as { scripts: Record<string, string> };
+    expect(repository.scripts.prepare).toBe('node scripts/build.mjs');
+  });
+});
+
 describe('installing it', TEST, () => {
+  it('prints no warning about install scripts', () => {
+    expect(`${installOutput.stdout}${installOutput.stderr}`).not.toMatch(/install[- ]scripts?|catalog-kit@/i);
+  });
+
   it('runs no install script in any installed package and installs no telemetry (@scarf/scarf)', () => {
     const packages = installedPackages(path.join(project, 'node_modules'));
     expect(packages.length).toBeGreaterThan(10);
@@ -239,6 +288,33 @@ describe('the installed command', TEST, () => {
     for (const command of ['serve', 'token', 'conform']) expect(stdout).toContain(command);
   });
 
+  it('answers a wrong command line of every command it lists with exit 2 and one line pointing at --help', async () => {
+    const { stdout } = await run(bin(), ['--help'], project);
+    const commands = stdout
+      .slice(stdout.indexOf('Commands:\n') + 'Commands:\n'.length, stdout.indexOf('\n\n', stdout.indexOf('Commands:')))
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/)[0]!);
+    expect(commands).toEqual(expect.arrayContaining(['serve', 'token', 'conform', 'drift']));
+    const cases = [
+      ...commands.map((command) => ({
+        argv: [command, '--no-such-option'],
+        want: new RegExp(`^catalog-kit ${command}: [^\\n]*--no-such-option[^\\n]* \\(see catalog-kit ${command} --help\\)\\n$`, 'i'),
+      })),
+      { argv: ['serve', '--prot'], want: 'catalog-kit serve: unknown option --prot' },
+      { argv: ['serve', '--port', 'abc'], want: 'catalog-kit serve: --port "abc" is not a port (0-65535)' },
+      { argv: ['serve', '--port', '70000'], want: 'catalog-kit serve: --port "70000" is not a port (0-65535)' },
+      { argv: ['serve', '--profile', 'bogus'], want: 'catalog-kit serve: unknown --profile "bogus" (expected contract or openmetadata)' },
+      { argv: ['serve', '--log', 'loud'], want: 'catalog-kit serve: unknown --log "loud" (expected quiet, pretty, json)' },
+      { argv: ['token', '--role', 'Root'], want: 'catalog-kit token: unknown role "Root" (expected Admin, DataSteward, DataConsumer)' },
+      { argv: ['conform', '--runs', 'many'], want: 'catalog-kit conform: --runs must be a positive integer' },
+      { argv: ['conform', '--target', 'http://127.0.0.1:1/api'], want: 'catalog-kit conform: --target needs a token: --token, --token-command or CK_TOKEN' },
+    ];
+    const answers = await Promise.all(cases.map(({ argv }) => exitOf(bin(), argv, project)));
+    expect(answers.map(({ code, stdout, stderr }) => ({ code, stdout, stderr }))).toEqual(
+      cases.map(({ argv, want }) => ({ code: 2, stdout: '', stderr: typeof want === 'string' ? `${want} (see catalog-kit ${argv[0]} --help)\n` : expect.stringMatching(want) })),
+    );
+  });
+
   it('token prints a JWT', async () => {
     const { stdout } = await run(bin(), ['token'], project);
     token = JWT.exec(stdout)?.[1] ?? '';
@@ -259,8 +335,10 @@ describe('the installed command', TEST, () => {
       proc.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         const url = BASE_URL.exec(out)?.[1];
-        if (url) {
+        // The banner is whole once the token is printed.
+        if (url && out.includes('Admin token')) {
           clearTimeout(timer);
+          banner = out;
           resolve(url);
         }
       });
@@ -273,6 +351,26 @@ describe('the installed command', TEST, () => {
     const res = await fetch(`${baseUrl}/v1/containers?limit=1`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(1);
+  });
+
+  it("serve's banner leads with a page a browser opens without a token, and the server's root leads there; the base URL is printed once", async () => {
+    const first = /https?:\/\/\S+/.exec(banner)![0];
+    expect(first).toBe(baseUrl.replace(/\/api$/, '/docs'));
+    expect((await fetch(first)).status).toBe(200);
+    const root = await fetch(baseUrl.replace(/\/api$/, '/'), { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/docs']);
+    expect(banner.split(baseUrl)).toHaveLength(2);
+  });
+
+  it('serve answers Prefer: code=503, 429 and 504 on a list call, and a 400 names every problem of a body', async () => {
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const forced = await Promise.all([503, 429, 504].map((status) => fetch(`${baseUrl}/v1/tables?limit=1`, { headers: { ...headers, prefer: `code=${status}` } })));
+    expect(forced.map((res) => res.status)).toEqual([503, 429, 504]);
+    const refused = await fetch(`${baseUrl}/v1/containers`, { method: 'POST', headers, body: JSON.stringify({ name: false, service: 3 }) });
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { message: string; details: { path: string }[] };
+    expect(body.details.map((d) => d.path).sort()).toEqual(['/body/name', '/body/service']);
+    expect(body.message).toMatch(/name must be string.*service must be string/);
   });
 
   it('conform, without --target, passes every rule against its in-process server', async () => {
@@ -308,7 +406,7 @@ console.log(JSON.stringify({
     });
   });
 
-  it('the package root gives the programmatic API of README.md: server, token, client, conformance', async () => {
+  it('the package root gives the programmatic API of docs/programmatic-api.md: server, token, client, conformance', async () => {
     writeFileSync(
       path.join(project, 'programmatic.mjs'),
       `import { createCatalogClient, runConformance, signToken, startServer } from 'catalog-kit';

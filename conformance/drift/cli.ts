@@ -5,41 +5,48 @@
  */
 import { parseArgs } from 'node:util';
 import { parseBaseUrl, UsageError } from '../args.ts';
+import { runFailure } from '../run-failure.ts';
 import { runTokenCommand, writer, type ReferenceServer, type Writer } from '../cli.ts';
-import { AbortedError, TransportError } from '../http.ts';
-import { TargetError } from '../probe.ts';
 import { isProfile, PROFILES, type Profile } from '../profiles.ts';
 import { writeReportFiles, type ReportFiles } from '../report/write.ts';
 import { driftConsole, driftCtrf, driftHtml, driftJson, driftJunit, driftSarif, failedOperations } from './report.ts';
 import { runDrift, type DriftServer } from './run.ts';
 
+/** Laid out as every catalog-kit command's `--help` (src/app/cli/cli.test.ts checks the layout). */
 export const DRIFT_USAGE = `Usage: catalog-kit drift --target <base-url-ending-in-/api> [options]
 
-Runs the suite's generated request sequences against the target and a reference server in
-lock-step, each in its own namespace, and compares every pair of answers (ids, hrefs, ETags,
-versions and cursors mapped by position, timestamps by kind, message texts by presence).
-Without --reference, the reference is an in-process reference server of the same profile.
+Runs the suite's generated request sequences against the target and a reference server in lock-step,
+each in its own namespace, and compares every pair of answers (ids, hrefs, ETags, versions and
+cursors mapped by position, timestamps by kind, message texts by presence).
 
 Options:
-  --target URL                    base URL of the API to check, ending in /api
-  --token JWT                     the target's token of a user allowed to create and delete (env CK_TOKEN)
-  --token-command "CMD"           run CMD and use its output as the target's token
-  --reference URL                 base URL of the reference API, ending in /api (default: in-process)
-  --reference-token JWT           the reference's token (env CK_REFERENCE_TOKEN)
-  --restricted-token JWT          the target's token of a user without write permission (env CK_RESTRICTED_TOKEN)
-  --reference-restricted-token JWT  the same for the reference (env CK_REFERENCE_RESTRICTED_TOKEN); the
-                                  restricted user's requests are sent only when both servers have one
-  --profile P                     contract (default), openmetadata (2.0) or openmetadata-1.10
-  --runs N                        generated sequences (default 25)
-  --seed S                        seed of the sequences (default: a new one, printed by every run)
-  --path P                        replay one sequence (printed with its seed by a difference)
-  --timeout SECONDS               give up on a request after this long (default 30)
-  --junit FILE                    write a JUnit XML report (a testcase per operation)
-  --ctrf FILE                     write a CTRF JSON report
-  --sarif FILE                    write a SARIF 2.1.0 report (a result per differing operation)
-  --html FILE                     write a self-contained HTML report
-  --json FILE                     write a JSON report
-  -h, --help                      show this help
+      --target URL                      base URL of the API to check, ending in /api
+      --token JWT                       the target's token of a user allowed to create and delete
+                                        (default: $CK_TOKEN)
+      --token-command "CMD"             run CMD and use its output as the target's token
+      --reference URL                   base URL of the reference API, ending in /api (default: an
+                                        in-process reference server of the same profile)
+      --reference-token JWT             the reference's token (default: $CK_REFERENCE_TOKEN)
+      --restricted-token JWT            the target's token of a user without write permission
+                                        (default: $CK_RESTRICTED_TOKEN)
+      --reference-restricted-token JWT  the same for the reference; the restricted user's requests
+                                        are sent only when both servers have one (default:
+                                        $CK_REFERENCE_RESTRICTED_TOKEN)
+      --profile NAME                    what both servers are expected to do where the contract and
+                                        OpenMetadata differ: contract, openmetadata (2.0) or
+                                        openmetadata-1.10 (default: contract)
+      --runs N                          generated sequences (default: 25)
+      --seed S                          seed of the sequences (default: a new one, printed by every
+                                        run)
+      --path P                          replay one sequence (printed with its seed by a difference)
+      --timeout SECONDS                 give up on a request after this long (default: 30)
+      --junit FILE                      write a JUnit XML report (a testcase per operation)
+      --ctrf FILE                       write a CTRF JSON report
+      --sarif FILE                      write a SARIF 2.1.0 report (a result per differing
+                                        operation)
+      --html FILE                       write a self-contained HTML report
+      --json FILE                       write a JSON report
+  -h, --help                            show this help and exit
 
 Exit status: 0 every pair of answers matched, 1 a difference, 2 usage or connection error.
 `;
@@ -216,20 +223,7 @@ export async function driftMain(argv: string[], deps: DriftDeps = {}): Promise<n
     out(driftConsole(report));
     return failedOperations(report) > 0 ? 1 : 0;
   } catch (e) {
-    if (e instanceof UsageError || e instanceof TargetError) {
-      err(`catalog-kit drift: ${e.message}\n`);
-      return 2;
-    }
-    if (e instanceof AbortedError) {
-      err('catalog-kit drift: interrupted; what the run created was removed\n');
-      return 2;
-    }
-    if (e instanceof TransportError) {
-      err(`catalog-kit drift: a server stopped answering: ${e.message}\n`);
-      return 2;
-    }
-    const debug = Boolean(env.CK_DEBUG);
-    err(`catalog-kit drift: internal error of the suite: ${e instanceof Error ? (debug && e.stack) || e.message : String(e)}${debug ? '' : ' (set CK_DEBUG=1 for the stack)'}\n`);
+    err(runFailure('drift', e, 'a server', Boolean(env.CK_DEBUG)));
     return 2;
   } finally {
     if (sigint) process.off('SIGINT', onSigint);

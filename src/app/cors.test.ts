@@ -28,11 +28,11 @@ describe('CORS: a UI on another port calls the API with a bearer token', () => {
     expect(res.headers['access-control-allow-methods']).toContain('PATCH');
   });
 
-  it('README.md names every allowed request header', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const start = readme.indexOf('\nCORS (');
+  it('docs/ui-work.md "CORS" names every allowed request header', () => {
+    const doc = readFileSync(new URL('../../docs/ui-work.md', import.meta.url), 'utf8');
+    const start = doc.indexOf('\nCORS (');
     expect(start).toBeGreaterThan(0);
-    const paragraph = readme.slice(start, readme.indexOf('\n\n', start));
+    const paragraph = doc.slice(start, doc.indexOf('\n\n', start));
     for (const header of ALLOWED_HEADERS) expect(paragraph).toContain(`\`${header}\``);
   });
 

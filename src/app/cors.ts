@@ -1,5 +1,5 @@
 /**
- * CORS (README.md "CORS"): a UI served from another localhost port calls the mock with an
+ * CORS (docs/ui-work.md "CORS"): a UI served from another localhost port calls the mock with an
  * `Authorization` header, so the browser sends a preflight first. Answered here by the `cors`
  * package, before authentication, so a preflight never needs a token.
  *
@@ -11,8 +11,8 @@
  * honoured by browsers and says what it means; with an allow-list each listed origin gets its own
  * origin back (and `Vary: Origin`), any other none, so the browser blocks the response.
  */
-import type { RequestHandler } from 'express';
 import corsPackage from 'cors';
+import type { Stage } from './node-handler.ts';
 
 export interface CorsOptions {
   /** Allowed origins; `*` (the default) allows any origin. */
@@ -23,7 +23,7 @@ export const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTION
 /**
  * The request headers a client of the API sends beyond the CORS-safelisted ones: the token
  * (authenticate.ts), JSON and JSON Patch bodies (operation-validation.ts), `Prefer: code=`
- * (src/http/prefer-code.ts), `If-None-Match` (answered 304 by send-json.ts), `If-Match` (not
+ * (src/http/prefer-code.ts), `If-None-Match` (answered 304 by the dispatcher, src/http/dispatcher.ts), `If-Match` (not
  * read, but sent by clients that patch with the ETag they got; allowed so the browser lets that
  * request through) and `X-Requested-With`, which UI HTTP libraries add. `Accept` is listed for
  * values longer than the CORS safelist allows.
@@ -32,7 +32,7 @@ export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Pref
 /** Response headers a UI may read: OpenMetadata's change header, the created entity's location, the ETag. */
 export const EXPOSED_HEADERS = ['X-OpenMetadata-Change', 'Location', 'Content-Length', 'ETag'];
 
-export function cors(options: CorsOptions = {}): RequestHandler {
+export function cors(options: CorsOptions = {}): Stage {
   const origins = options.origins?.length ? options.origins : ['*'];
   const handler = corsPackage({
     origin: origins.includes('*') ? '*' : [...origins],

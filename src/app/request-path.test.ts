@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestPath } from './request-path.ts';
-import { parseRequestPath } from './request-path.ts';
+import { isApiPath, parseRequestPath } from './request-path.ts';
 
 describe('parseRequestPath: what a request URL addresses', () => {
   const cases: { given: string; want: RequestPath }[] = [
@@ -34,5 +34,20 @@ describe('parseRequestPath: what a request URL addresses', () => {
   ];
   it.each(cases)('$given', ({ given, want }) => {
     expect(parseRequestPath(given)).toEqual(want);
+  });
+});
+
+describe('isApiPath: the requests the front door hands to the API, the rest going to the express app', () => {
+  it.each([
+    { given: '/api/v1/tables?limit=1', want: true },
+    { given: '/api?x=1', want: true },
+    { given: '/api', want: true },
+    { given: '/API/v1/tables', want: true },
+    { given: '/apis/v1/tables', want: false },
+    { given: '/api.json', want: false },
+    { given: '/docs', want: false },
+    { given: '/__admin/journal', want: false },
+  ])('$given: $want', ({ given, want }) => {
+    expect(isApiPath(given)).toBe(want);
   });
 });

@@ -13,7 +13,7 @@ export interface ServerOptions extends AppOptions {
   limits?: Partial<ServerLimits>;
 }
 
-/** What keeps a slow or idle client from holding a connection (README "Limits"). All in milliseconds except maxHeaderSize (bytes). */
+/** What keeps a slow or idle client from holding a connection (docs/limits.md). All in milliseconds except maxHeaderSize (bytes). */
 export interface ServerLimits {
   /** Time to receive a request's headers, from its first byte (408 and close after). */
   headersTimeout: number;
@@ -141,7 +141,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       connectionsCheckingInterval: limits.connectionsCheckingInterval,
       maxHeaderSize: limits.maxHeaderSize,
     },
-    catalog.app,
+    catalog.listener,
   );
   server.on('clientError', refuseUnparsable(catalog));
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,5 @@
 /**
- * The typed client for client authors (README.md "Typed client"): openapi-fetch over the types
+ * The typed client for client authors (docs/programmatic-api.md "Typed client"): openapi-fetch over the types
  * generated from the OpenAPI document, so paths, parameters, bodies and responses are checked by
  * the TypeScript compiler. `import { createCatalogClient } from 'catalog-kit/client'`.
  *

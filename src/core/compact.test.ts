@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Entity } from './entity.ts';
-import { compactEntity } from './compact.ts';
+import { SharedReferences, compactEntity as compactIn } from './compact.ts';
+
+/** One store's compaction: its references shared among the entities it holds. */
+const store = () => {
+  const references = new SharedReferences();
+  return (entity: Entity, previous?: Entity) => compactIn(entity, references, previous);
+};
+const compactEntity = store();
 
 const service = { id: '6f1c0e3e-0000-4000-8000-000000000001', type: 'storageService', name: 'svc', fullyQualifiedName: 'svc', deleted: false };
 const container = (name: string, extra: Record<string, unknown> = {}): Entity =>
@@ -32,11 +39,27 @@ describe('a stored entity is kept compact (memory per entity, docs/performance.m
 
   it.each([
     { given: 'empty arrays, of any field', field: 'owners', other: 'tags', want: { same: true, frozen: true } },
-    { given: 'equal references (each entity keeps its own)', field: 'service', other: 'service', want: { same: false, frozen: false } },
+    { given: 'equal references', field: 'service', other: 'service', want: { same: true, frozen: true } },
     { given: 'objects that are not references', field: 'votes', other: 'votes', want: { same: false, frozen: false } },
   ])('two entities: $given shared → $want', ({ field, other, want }) => {
     const [a, b] = [compactEntity(container('a')), compactEntity(container('b'))];
     expect({ same: a[field] === b[other], frozen: Object.isFrozen(a[field]) }).toEqual(want);
+  });
+
+  it('equal references in two stores are two objects: a store shares only its own', () => {
+    const [a, b] = [store()(container('a')), store()(container('b'))];
+    expect(a.service).toEqual(b.service);
+    expect(a.service).not.toBe(b.service);
+  });
+
+  it('a store shares at most `max` references, then starts afresh (references to deleted entities do not pile up)', () => {
+    const references = new SharedReferences(2);
+    const ref = (n: number) => ({ id: `u${n}`, type: 'user', name: `u${n}` });
+    const first = references.share(ref(1));
+    references.share(ref(2));
+    expect(references.share(ref(1))).toBe(first);
+    references.share(ref(3)); // full: cleared, then holds u3
+    expect(references.share(ref(1))).not.toBe(first);
   });
 
   it.each([

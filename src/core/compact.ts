@@ -7,37 +7,69 @@
  * the store keeps a copy rebuilt by `JSON.parse(JSON.stringify())`: flat strings, objects with
  * their properties in-line, keys shared. Empty arrays (owners, tags, followers, voters... most
  * entities have six) are one shared frozen array: no code changes a stored entity's arrays in place
- * (writes build a new entity), and a frozen one would fail loudly if some did. What a new version
- * takes unchanged from the one it replaces is shared with it. It costs a little per write, nothing
- * per read.
+ * (writes build a new entity), and a frozen one would fail loudly if some did. So are equal entity
+ * references, within one store (`SharedReferences`). What a new version takes unchanged from the
+ * one it replaces is shared with it. It costs a little per write, nothing per read.
  */
 import type { Entity } from './entity.ts';
 
 const EMPTY: readonly unknown[] = Object.freeze([]);
 
+/**
+ * Equal entity references (`service`, `owners[]`, `domains[]`: `{id, type, name,
+ * fullyQualifiedName, deleted…}`, ≈ 200 bytes each) as one frozen object per store, so 100,000
+ * containers of one service hold one `service` (bench: heap per stored entity, 1.77x → 1.3x its
+ * JSON). Cleared when full: references to deleted entities cannot pile up.
+ */
+export class SharedReferences {
+  readonly #byJson = new Map<string, object>();
+
+  constructor(private readonly max = 4_096) {}
+
+  /** The shared object equal to `reference` (frozen), which becomes it when there is none yet. */
+  share(reference: object): object {
+    const json = JSON.stringify(reference);
+    const known = this.#byJson.get(json);
+    if (known) return known;
+    if (this.#byJson.size >= this.max) this.#byJson.clear();
+    this.#byJson.set(json, Object.freeze(reference));
+    return reference;
+  }
+}
+
+/** An object of plain values with an `id` and a `type`: an entity reference. */
+function isFlatReference(value: object): boolean {
+  const record = value as Record<string, unknown>;
+  if (typeof record.id !== 'string' || typeof record.type !== 'string') return false;
+  for (const key in record) if (record[key] !== null && typeof record[key] === 'object') return false;
+  return true;
+}
+
 /** Shares what can be shared inside a freshly parsed copy, in place (a walk: cheaper than a reviver). */
-function share(value: unknown): unknown {
+function share(value: unknown, references: SharedReferences | undefined): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     if (value.length === 0) return EMPTY;
-    for (let i = 0; i < value.length; i++) value[i] = share(value[i]);
+    for (let i = 0; i < value.length; i++) value[i] = share(value[i], references);
     return value;
   }
+  if (references && isFlatReference(value)) return references.share(value);
   const record = value as Record<string, unknown>;
   for (const key in record) {
     const child = record[key];
-    if (child !== null && typeof child === 'object') record[key] = share(child);
+    if (child !== null && typeof child === 'object') record[key] = share(child, references);
   }
   return value;
 }
 
 /**
- * The compact copy of `entity`. `previous`: the version it replaces, if any; what the new version
- * took from it unchanged is shared with it (`shareUnchanged`).
+ * The compact copy of `entity`, its references shared through `references`. `previous`: the
+ * version it replaces, if any; what the new version took from it unchanged is shared with it
+ * (`shareUnchanged`).
  */
-export function compactEntity(entity: Entity, previous?: Entity): Entity {
+export function compactEntity(entity: Entity, references: SharedReferences, previous?: Entity): Entity {
   const json = JSON.stringify(entity);
-  const copy = compactJson(json);
+  const copy = compactJson(json, references);
   shareRepeated(entity, copy);
   if (previous) shareUnchanged(entity, previous, copy);
   return copy;
@@ -79,12 +111,12 @@ function shareUnchanged(entity: Entity, previous: Entity, copy: Entity): void {
  * The compact copy of the entity `json` is the JSON of (an earlier version read from a state export
  * or the `--data` file: src/app/state/state.ts). Throws a SyntaxError when it is not JSON.
  */
-export function compactJson(json: string): Entity {
+export function compactJson(json: string, references?: SharedReferences): Entity {
   // The entity itself is never shared or frozen: only what it holds.
   const copy = JSON.parse(json) as Record<string, unknown>;
   for (const key in copy) {
     const child = copy[key];
-    if (child !== null && typeof child === 'object') copy[key] = share(child);
+    if (child !== null && typeof child === 'object') copy[key] = share(child, references);
   }
   return copy as Entity;
 }

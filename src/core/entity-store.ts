@@ -9,7 +9,7 @@
  * recursive delete) does so without yielding, so concurrent requests cannot interleave with it.
  */
 import type { Entity } from './entity.ts';
-import { compactEntity } from './compact.ts';
+import { SharedReferences, compactEntity } from './compact.ts';
 import type { SideData, SideDataExport } from './side-data.ts';
 import { declaredSideData } from './side-data.ts';
 import { SortedKeys } from './sorted-keys.ts';
@@ -106,6 +106,8 @@ export class EntityStore {
   /** While `atomically` runs: how to undo each change made so far, in order; and the entities already snapshotted. */
   private undo: (() => void)[] | undefined;
   private readonly touched = new Set<StoredEntity>();
+  /** Equal entity references held by the stored entities, one object each (src/core/compact.ts). */
+  private readonly references = new SharedReferences();
 
   /**
    * Runs `write`; when it throws, every change it made to the stored entities and the side data is
@@ -182,7 +184,7 @@ export class EntityStore {
 
   /** Stores a new entity. The caller has checked uniqueness in the same synchronous step. */
   insert(type: string, created: Entity, parentId: string | undefined): StoredEntity {
-    const entity = compactEntity(created);
+    const entity = compactEntity(created, this.references);
     const stored: StoredEntity = new Slot(entity, type, parentId, this.entityChanged);
     this.index(stored, entity);
     if (entity.deleted) this.countDeleted(type, 1);
@@ -199,7 +201,7 @@ export class EntityStore {
     this.touch(stored);
     if (keepPrevious) stored.history.push(stored.entity);
     if (stored.entity.deleted !== next.deleted) this.countDeleted(stored.type, next.deleted ? 1 : -1);
-    stored.entity = compactEntity(next, stored.entity);
+    stored.entity = compactEntity(next, this.references, stored.entity);
   }
 
   /** Removes an entity for good (hard delete). Children must be removed first by the caller. */

@@ -1,7 +1,7 @@
 /**
  * The transport-neutral dispatcher: a plain request in (method, URL, headers, body bytes), a plain
  * response out (status, headers, body text). Every transport calls it from one place: the express
- * app (src/app/express-adapter.ts) and the in-process catalog. In order:
+ * app (src/app/node-handler.ts) and the in-process catalog. In order:
  *
  *   body (JSON or text, src/http/request-body.ts) → `intercept` (injected latency and errors) →
  *   authentication → the route → request validation → `stages` (`Prefer: code=`, authorisation) →

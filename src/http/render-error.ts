@@ -11,7 +11,7 @@ import { Reply } from './exchange.ts';
 import type { BoundOperation } from './operation-validation.ts';
 import { ResponseValidationError } from './operation-validation.ts';
 
-/** What a transport's body reader (express's, src/app/express-adapter.ts) reports, by its `type`. */
+/** What a transport's body reader (body-parser, src/app/node-handler.ts) reports, by its `type`. */
 interface ReaderError {
   status?: number;
   statusCode?: number;

@@ -26,7 +26,7 @@ import { ResponseValidationError, bindOperation } from './operation-validation.t
 import { operationRoutes } from './operation-routes.ts';
 import { profileByName } from '../config/profiles.ts';
 import { createDispatcher } from './dispatcher.ts';
-import { dispatchTo } from '../app/express-adapter.ts';
+import { handlerOf } from '../app/node-handler.ts';
 import { errorRenderer } from './render-error.ts';
 
 /**
@@ -156,7 +156,7 @@ function compiledApp(): express.Express {
     routes[entry.method.toLowerCase() as 'get'](`/api${entry.path.replace(/\{([^}]+)\}/g, ':$1')}`, (_req, reply) => reply.json({}));
   }
   const dispatch = createDispatcher({ routes, renderError: errorRenderer(profileByName('contract'), () => {}), validateResponses: false });
-  app.use('/api', dispatchTo(dispatch, '1mb'));
+  app.use('/api', handlerOf(dispatch, '1mb'));
   return app;
 }
 
@@ -332,7 +332,7 @@ describe('compiled validators agree with express-openapi-validator', () => {
     await Promise.all([oracle, ours, responder].map((s) => new Promise((r) => s?.server.close(r))));
   });
 
-  it('on requests: valid and invalid parameters, bodies and content types', { timeout: 120_000 }, async () => {
+  it('on requests: valid and invalid parameters, bodies and content types', { timeout: 300_000 }, async () => {
     const cases = requestOperations.flatMap(requestCases);
     const results = await inBatches(cases, 16, async (c) => {
       const [o, v] = [await answerOf(oracle.base, c), await answerOf(ours.base, c)];
@@ -364,7 +364,7 @@ describe('compiled validators agree with express-openapi-validator', () => {
     expect([...deliberateSeen]).toEqual(Object.keys(DELIBERATE));
   });
 
-  it('on responses: documented statuses with a body, valid and invalid', { timeout: 120_000 }, async () => {
+  it('on responses: documented statuses with a body, valid and invalid', { timeout: 300_000 }, async () => {
     interface ResponseCase {
       entry: OperationEntry;
       status: number;
@@ -378,6 +378,9 @@ describe('compiled validators agree with express-openapi-validator', () => {
       for (const [status, response] of Object.entries((op.responses as Json) ?? {})) {
         const schema = (resolve(response).content as Record<string, Json> | undefined)?.['application/json']?.schema;
         if (!schema || !/^\d+$/.test(status)) continue;
+        // The oracle passes the body of a 5xx answer through unchecked, so it has no verdict on one;
+        // the compiled validator of the Error schema those answers share is exercised by the 4xx cases.
+        if (Number(status) >= 500) continue;
         const key = `${status}:${JSON.stringify(entry.responses[status])}`;
         if (!ALL && seen.has(key)) continue;
         seen.add(key);

@@ -33,7 +33,7 @@ export type DocumentSource = () => OpenApiDocument;
 /**
  * The bundled document as the profile serves it, read once per process and profile. Shared by
  * every caller: treat it as read-only. Synchronous: the server reads the document (1.3 MB of
- * JSON) on the first request that needs it, not at start-up (docs/performance.md "Cold start").
+ * JSON) on the first request that needs it, not at start-up (bench: cold start).
  */
 export function readDocument(profile?: Profile): OpenApiDocument {
   const key = profile?.name ?? 'as-written';

@@ -88,7 +88,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 describe('server limits', () => {
-  it('default to the values README "Limits" documents, and reject an inconsistent pair', async () => {
+  it('default to the values docs/limits.md documents, and reject an inconsistent pair', async () => {
     expect(SERVER_LIMIT_DEFAULTS).toEqual({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000, maxHeaderSize: 16_384 });
     // The test server took the short values.
     expect(server.server.headersTimeout).toBe(LIMITS.headersTimeout);

@@ -1,5 +1,5 @@
 /**
- * The mixed load of the soak (README.md "Soak and fuzz"): concurrent clients that create, upsert, soft delete,
+ * The mixed load of the soak (docs/limits.md "Soak and fuzz"): concurrent clients that create, upsert, soft delete,
  * restore, hard delete (also recursively), follow, vote and read, all inside a small shared pool of
  * names so that they race with each other (409s and 404s are expected; a 5xx never is).
  *

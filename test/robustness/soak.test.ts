@@ -1,5 +1,5 @@
 /**
- * A short run of the soak (README.md "Soak and fuzz") inside `npm test`, so that the script cannot rot: the
+ * A short run of the soak (docs/limits.md "Soak and fuzz") inside `npm test`, so that the script cannot rot: the
  * full run is `npm run soak` (minutes, with the RSS bound). Only outcomes are asserted.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * `npm run soak` (README.md "Soak and fuzz"): the reference server on 127.0.0.1 (port 0) under a mixed load
+ * `npm run soak` (docs/limits.md "Soak and fuzz"): the reference server on 127.0.0.1 (port 0) under a mixed load
  * from concurrent clients (test/robustness/soak-load.ts) for a bounded time, then three verdicts:
  *
  * 1. zero 5xx answers and zero dropped requests;

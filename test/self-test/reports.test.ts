@@ -16,7 +16,7 @@ import Ajv04Module from 'ajv-draft-04';
 import addFormatsModule from 'ajv-formats';
 import sarifSchema from '@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json' with { type: 'json' };
 import { schema as ctrfSchema } from 'ctrf';
-import { chromium } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformMain } from '../../conformance/cli.ts';
 import type { Fetch } from '../../conformance/http.ts';
@@ -200,29 +200,15 @@ function expectLocatedAtOperation(result: SarifResult, method: string): void {
   expect(text[region.startLine - 1]).toMatch(new RegExp(`^\\s*"${method.toLowerCase()}": \\{`));
 }
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const SKIPPED = `${CHROMIUM} is absent (install Debian's chromium package, as .ci/run does): the HTML reports are not checked in a browser`;
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`reports test: ${SKIPPED}`);
+if (!CHROMIUM.available) console.warn(`reports test: ${CHROMIUM.skipped}: the HTML reports are not checked in a browser`);
 
 /** Opens a report file in a fresh headless Chromium (its own --user-data-dir), runs `body`, and requires no console error and no request. */
 async function inChromium(file: string, body: (page: import('playwright-core').Page) => Promise<void>): Promise<void> {
-  if (!hasChromium) {
-    console.warn(`skipped: ${SKIPPED}`);
+  if (!CHROMIUM.available) {
+    console.warn(CHROMIUM.skipped);
     return;
   }
-  const profile = mkdtempSync(join(tmpdir(), 'ck-chromium-'));
-  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 15_000 });
+  const { context: browser, close } = await launchChromium();
   try {
     const errors: string[] = [];
     const requests: string[] = [];
@@ -235,7 +221,6 @@ async function inChromium(file: string, body: (page: import('playwright-core').P
     expect(errors).toEqual([]);
     expect(requests, 'a self-contained page fetches nothing').toEqual([]);
   } finally {
-    await browser.close();
-    rmSync(profile, { recursive: true, force: true });
+    await close();
   }
 }

@@ -5,7 +5,7 @@
  * test switches in-process to one fault of ./faults.ts at a time. Fixed seed; every failure message
  * carries the seed and the report.
  *
- * Where each part runs (README.md "Testing"): `npm test` runs the fault-table equality, the clean
+ * Where each part runs (docs/contributing.md "Testing"): `npm test` runs the fault-table equality, the clean
  * run, the random-phase and profile tests, and the faults of a fixed sample of rules: the first
  * rule of every group (the id before its first dot), so that every group keeps a proved fault and a
  * new group joins by itself. `npm run test:selftest` (SELFTEST_ALL=1, run by .ci/run) runs every

@@ -1,6 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Method, TestApp } from '../../../test/kit.ts';
 import { startApp } from '../../../test/kit.ts';
+import { compiledValidators, operationsOf } from '../../openapi/compiled.ts';
 
 let catalog: TestApp;
 
@@ -28,6 +29,18 @@ describe('admin reset: back to the fixtures', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ entities: before });
     expect(catalog.ctx.store.getByFqn('databaseService', 'scratch')).toBeUndefined();
+  });
+
+  it("reset clears the latency and error rules and the journal too, as WireMock's reset does: the server as it started", async () => {
+    await adminApi('put', '/__admin/latency').send({ rules: [{ route: '/api/v1/charts*', ms: 5 }] });
+    await adminApi('put', '/__admin/errors').send({ rules: [{ route: '/api/v1/dashboards*', status: 503 }] });
+    await catalog.get('/api/v1/dashboards');
+    expect((await adminApi('get', '/__admin/journal')).body.data).toHaveLength(1);
+    expect((await adminApi('post', '/__admin/reset')).status).toBe(200);
+    expect((await adminApi('get', '/__admin/latency')).body).toEqual({ rules: [] });
+    expect((await adminApi('get', '/__admin/errors')).body).toEqual({ rules: [] });
+    expect((await adminApi('get', '/__admin/journal')).body).toEqual({ data: [] });
+    expect((await catalog.get('/api/v1/dashboards')).status).toBe(200);
   });
 
   it('the start state comes back as it was: the same ids and versions; ?to=fixtures replays the fixtures, with new ids', async () => {
@@ -127,6 +140,35 @@ describe('Prefer: code=<status> forces one documented error', () => {
     expect(res.body).toMatchObject({ code: 409, errorType: 'ENTITY_ALREADY_EXISTS', message: 'Forced by the Prefer header: code=409' });
     expect(count()).toBe(before);
   });
+
+  it.each([
+    { status: 503, errorType: 'SERVICE_UNAVAILABLE' },
+    { status: 429, errorType: 'TOO_MANY_REQUESTS' },
+    { status: 504, errorType: 'GATEWAY_TIMEOUT' },
+  ])('$status ($errorType) is forced on a list, a read by name, a create, a search and a lineage call alike', async ({ status, errorType }) => {
+    const before = count();
+    const calls = [
+      catalog.get('/api/v1/tables?fields=owners,tags,followers'),
+      catalog.get('/api/v1/tables/name/acme_snowflake.ecommerce_dw.sales.fact_orders'),
+      createService(`forced-${status}`),
+      catalog.get('/api/v1/search/query?q=orders&index=dataAsset'),
+      catalog.get('/api/v1/lineage/getLineage?fqn=acme_s3.raw.orders&type=container&upstreamDepth=0&downstreamDepth=3'),
+    ];
+    for (const res of await Promise.all(calls.map((call) => call.set('Prefer', `code=${status}`)))) {
+      expect(res.status, res.text).toBe(status);
+      expect(res.body).toEqual({ code: status, errorType, message: `Forced by the Prefer header: code=${status}` });
+    }
+    expect(count()).toBe(before);
+  });
+
+  it.each(['contract', 'openmetadata'] as const)(
+    'every operation of the API documents 429, 503 and 504 (profile %s), so both injection and Prefer can give them anywhere',
+    (profile) => {
+      const operations = operationsOf(compiledValidators().tables.api, profile);
+      expect(operations.length).toBeGreaterThan(500);
+      expect(operations.filter((op) => !['429', '503', '504'].every((status) => status in op.responses)).map((op) => op.operationId)).toEqual([]);
+    },
+  );
 
   it('an undocumented status is 400 naming the documented ones', async () => {
     const res = await catalog.get('/api/v1/tables').set('Prefer', 'code=418');

@@ -1,5 +1,5 @@
 /**
- * The Admin API under `/__admin` (documented in openapi/admin.yaml and README.md "Admin API").
+ * The Admin API under `/__admin` (documented in openapi/admin.yaml and docs/ui-work.md "Admin API").
  * Its own small OpenAPI document validates its requests and responses, as the main one does for
  * `/api`. No authentication: it is a local development tool, bound to 127.0.0.1 like the server.
  */
@@ -44,8 +44,12 @@ export function adminRoutes(deps: AdminDeps): OperationRoutes {
     });
   });
 
+  // The server as it started: its start state, no latency or error rule, an empty journal (as
+  // WireMock's reset drops its stubs and its request journal).
   routes.post('/__admin/reset', (req, reply) => {
     deps.reset(req.query.to === 'fixtures' ? 'fixtures' : 'start');
+    faults.clear();
+    journal.clear();
     deps.changed();
     reply.json({ entities: count() });
   });

@@ -1,5 +1,5 @@
 /**
- * Latency and error injection (openapi/admin.yaml, README.md "Admin API"), configured through
+ * Latency and error injection (openapi/admin.yaml, docs/ui-work.md "Admin API"), configured through
  * `/__admin/latency` and `/__admin/errors`. A rule applies to the requests whose path matches its
  * `route` glob (no route = every `/api` call) and, when given, whose method matches. The first
  * matching rule wins.

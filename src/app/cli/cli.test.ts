@@ -13,6 +13,7 @@ import { LOG_FORMATS } from '../request-log.ts';
 import { ListenError, startServer } from '../server.ts';
 import type { TestApp } from '../../../test/kit.ts';
 import { startApp } from '../../../test/kit.ts';
+import { staticClosure } from '../../../test/static-imports.ts';
 import { main } from './main.ts';
 import { isLoopbackHost, SERVE_COMMAND } from './serve.ts';
 import { TOKEN_COMMAND } from './token.ts';
@@ -81,6 +82,63 @@ describe('catalog-kit --help and --version', () => {
     { argv: ['toString'], want: 'catalog-kit: unknown command "toString" (see catalog-kit --help)' },
   ])('$argv: one line, exit 2', async ({ argv, want }) => {
     expect(await run(...argv)).toEqual({ code: 2, out: '', err: `${want}\n` });
+  });
+});
+
+/** The subcommands `catalog-kit --help` lists, read from its "Commands:" section. */
+async function listedCommands(): Promise<string[]> {
+  const { out } = await run('--help');
+  const section = out.slice(out.indexOf('Commands:\n') + 'Commands:\n'.length, out.indexOf('\n\n', out.indexOf('Commands:')));
+  return section.split('\n').map((line) => line.trim().split(/\s+/)[0]!);
+}
+
+/**
+ * What differs from the one layout of a command's --help (src/app/cli/options.ts formatHelp): the
+ * usage line, the summary, `Options:` with every option's text starting in one column (short names
+ * in a column of their own) and `-h, --help` last, defaults as `(default: …)`, the exit statuses
+ * last, no line over 100 characters.
+ */
+function layoutProblems(command: string, help: string): string[] {
+  const problems: string[] = [];
+  const lines = help.replace(/\n$/, '').split('\n');
+  // What a command cannot run without comes before `[options]` (drift's --target).
+  if (!new RegExp(`^Usage: catalog-kit ${command}( \\S+)* \\[options\\]$`).test(lines[0] ?? '')) problems.push(`first line: ${lines[0]}`);
+  if (lines[1] !== '' || !lines[2]) problems.push('no summary after a blank line');
+  const options = lines.indexOf('Options:');
+  const exit = lines.findIndex((line) => line.startsWith('Exit status: '));
+  if (options < 0 || exit < options) return [...problems, 'no "Options:" followed by "Exit status:"'];
+  if (lines[options - 1] !== '' || lines[exit - 1] !== '') problems.push('sections not separated by blank lines');
+  const rows = lines.slice(options + 1, exit - 1);
+  const column = /^( {2}-\w, | {6})--[\w-]+(?: \S+)? +/.exec(rows[0] ?? '')?.[0].length;
+  for (const row of rows) {
+    const option = /^( {2}-\w, | {6})--[\w-]+(?: \S+)? +/.exec(row);
+    if (option ? option[0].length !== column : !row.startsWith(' '.repeat(column ?? 0)) || row[column ?? 0] === ' ') problems.push(`out of the column: ${row}`);
+  }
+  if (!/^ {2}-h, --help +show this help and exit$/.test(rows.at(-1) ?? '')) problems.push('-h, --help is not the last option');
+  for (const line of lines) if (line.length > 100) problems.push(`over 100 characters: ${line}`);
+  if (/\(default [^:]/.test(help)) problems.push('a default not written "(default: …)"');
+  return problems;
+}
+
+describe('every subcommand listed by --help has the same --help layout and usage errors', () => {
+  it('lists serve, token, conform and drift', async () => {
+    expect(await listedCommands()).toEqual(expect.arrayContaining(['serve', 'token', 'conform', 'drift']));
+  });
+
+  it("each one's --help has the layout of the others", async () => {
+    for (const command of await listedCommands()) {
+      const r = await run(command, '--help');
+      expect(r, command).toMatchObject({ code: 0, err: '' });
+      expect(layoutProblems(command, r.out), command).toEqual([]);
+    }
+  });
+
+  it('each one answers an unknown option with one line naming it and pointing at its --help, exit 2', async () => {
+    for (const command of await listedCommands()) {
+      const r = await run(command, '--no-such-option');
+      expect(r, command).toMatchObject({ code: 2, out: '' });
+      expect(r.err, command).toMatch(new RegExp(`^catalog-kit ${command}: [^\\n]*--no-such-option[^\\n]* \\(see catalog-kit ${command} --help\\)\\n$`, 'i'));
+    }
   });
 });
 
@@ -354,29 +412,6 @@ describe('serve: a start-up problem is one line on stderr and exit 1, before any
   });
 });
 
-/**
- * What each entry point loads at module load: static, non-type imports, followed through relative
- * files (dynamic import() is not followed: that is how subcommands load lazily). `catalog-kit
- * --help` must not load express or the server, and `token` only jose.
- */
-function staticClosure(entry: string): { files: string[]; packages: string[] } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string): void => {
-    if (files.has(file)) return;
-    files.add(file);
-    const source = readFileSync(file, 'utf8');
-    for (const match of source.matchAll(/^(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?'([^']+)';/gm)) {
-      const specifier = match[1]!;
-      if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
-      else if (!specifier.startsWith('node:')) packages.add(specifier);
-    }
-  };
-  visit(entry);
-  const root = resolve(here, '../../..');
-  return { files: [...files].map((f) => f.slice(root.length + 1)).sort(), packages: [...packages].sort() };
-}
-
 const here = dirname(fileURLToPath(import.meta.url));
 
 describe('start-up cost: what each entry point imports at load', () => {
@@ -429,7 +464,7 @@ describe('serve: the public development key is never exposed by accident', () =>
   it('--insecure-dev-key allows it, and the banner warns', async () => {
     const r = await runUntilListening(/Admin token/, 'serve', '--host', '0.0.0.0', '--port', '0', '--fixtures', 'none', '--log', 'quiet', '--insecure-dev-key');
     expect(r).toMatchObject({ code: 0, err: '' });
-    expect(r.out).toMatch(/listening on http:\/\/0\.0\.0\.0:\d+\/api\n/);
+    expect(r.out).toMatch(/^API base URL: http:\/\/0\.0\.0\.0:\d+\/api /m);
     expect(r.out).toMatch(/^WARNING: listening on 0\.0\.0\.0 with the public development key: anyone who can reach this server can mint an Admin token/m);
   });
 
@@ -449,7 +484,7 @@ describe('serve: the public development key is never exposed by accident', () =>
       'a-real-secret-of-some-length',
     );
     expect(r).toMatchObject({ code: 0, err: '' });
-    expect(r.out).toMatch(/listening on http:\/\/0\.0\.0\.0:\d+\/api\n/);
+    expect(r.out).toMatch(/^API base URL: http:\/\/0\.0\.0\.0:\d+\/api /m);
     expect(r.out).not.toMatch(/WARNING/);
   });
 
@@ -457,6 +492,37 @@ describe('serve: the public development key is never exposed by accident', () =>
     const r = await runUntilListening(/Admin token/, 'serve', '--host', 'localhost', '--port', '0', '--fixtures', 'none', '--log', 'quiet');
     expect(r).toMatchObject({ code: 0, err: '' });
     expect(r.out).not.toMatch(/WARNING/);
+  });
+});
+
+describe('serve: the banner', () => {
+  it('leads with the API reference, which a browser opens without a token; the base URL is printed once', async () => {
+    let out = '';
+    const stop = new AbortController();
+    let opened: Promise<{ first: string; status: number; root: { status: number; location: string | null } }> | undefined;
+    const code = await main(['serve', '--port', '0', '--fixtures', 'none', '--log', 'quiet'], {
+      out: (t) => {
+        out += t;
+        if (!/Admin token/.test(out)) return;
+        opened ??= (async () => {
+          const first = /https?:\/\/\S+/.exec(out)![0];
+          const status = (await fetch(first)).status;
+          const root = await fetch(first.replace(/\/docs$/, '/'), { redirect: 'manual' });
+          stop.abort();
+          return { first, status, root: { status: root.status, location: root.headers.get('location') } };
+        })();
+      },
+      err: () => {},
+      stop: stop.signal,
+    });
+    expect(code).toBe(0);
+    const { first, status, root } = (await opened)!;
+    expect(first).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs$/);
+    expect(status).toBe(200);
+    expect(root).toEqual({ status: 302, location: '/docs' });
+    const baseUrl = /^API base URL: (\S+)/m.exec(out)![1]!;
+    expect(out.split(baseUrl)).toHaveLength(2);
+    expect(out.split('\n')[0]).toBe('catalog-kit mock server listening (profile contract)');
   });
 });
 

@@ -1,11 +1,11 @@
 /**
- * The `catalog-kit` command: `serve`, `token`, `conform`, `drift` (README.md "Command line").
+ * The `catalog-kit` command: `serve`, `token`, `conform`, `drift` (docs/cli.md).
  *
  * Nothing heavy is imported here: each subcommand's module is imported when it runs, so
  * `catalog-kit --help`, `--version` and `token` never load express, the OpenAPI document or the
  * server (only `token` loads jose).
  */
-import { EXIT, oneLine, StartupError, UsageError } from './options.ts';
+import { cliErrorKind, EXIT, oneLine } from './options.ts';
 
 export interface Io {
   out: (text: string) => void;
@@ -80,12 +80,13 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
       await load()
     )(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
+    const kind = cliErrorKind(error);
+    if (kind === 'usage') {
       io.err(`catalog-kit ${command}: ${oneLine(error)} (see catalog-kit ${command} --help)\n`);
       return EXIT.usage;
     }
     // A start-up problem (StartupError) or anything unforeseen: one line, never a stack.
-    io.err(`catalog-kit ${command}: ${error instanceof StartupError ? '' : 'error: '}${oneLine(error)}\n`);
+    io.err(`catalog-kit ${command}: ${kind === 'startup' ? '' : 'error: '}${oneLine(error)}\n`);
     return EXIT.failed;
   }
 }

@@ -4,7 +4,7 @@
  * nothing: `catalog-kit --help` and `catalog-kit token` load this and little else.
  */
 
-/** Exit statuses shared by every subcommand (README.md "Command line"). */
+/** Exit statuses shared by every subcommand (docs/cli.md). */
 export const EXIT = {
   ok: 0,
   /** The command line was fine but the work could not be done (serve: could not start). */
@@ -13,11 +13,28 @@ export const EXIT = {
   usage: 2,
 } as const;
 
+/**
+ * Marks the CLI's own errors with their kind. main() reads this mark, not `instanceof`: the serve
+ * bundle (scripts/build.mjs) carries its own copy of this module and of these classes, and a
+ * registered symbol is the same in every copy.
+ */
+const KIND = Symbol.for('catalog-kit.cli-error-kind');
+
 /** A wrong command line: reported on one line with a pointer to `--help`, exit 2. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  readonly [KIND] = 'usage';
+}
 
 /** The command line was fine, but the command could not start: one line, exit 1. */
-export class StartupError extends Error {}
+export class StartupError extends Error {
+  readonly [KIND] = 'startup';
+}
+
+/** `usage` or `startup` for an error of either class above, from any copy of this module; else undefined. */
+export function cliErrorKind(error: unknown): 'usage' | 'startup' | undefined {
+  const kind = error instanceof Error ? (error as { [KIND]?: unknown })[KIND] : undefined;
+  return kind === 'usage' || kind === 'startup' ? kind : undefined;
+}
 
 interface OptionSpec {
   /** Long name, without the leading `--`. */

@@ -1,7 +1,7 @@
 /**
  * Where `catalog-kit serve` comes from: in the package, the bundle the build wrote
  * (dist/src/app/cli/serve-bundle.cjs, scripts/build.mjs) with its V8 code cache, which starts in
- * about two thirds of the time of the modules it holds (docs/performance.md "Cold start"); from
+ * about two thirds of the time of the modules it holds (bench: cold start); from
  * source (tests, tsx), where there is no bundle, src/app/cli/serve.ts itself.
  */
 import { existsSync } from 'node:fs';

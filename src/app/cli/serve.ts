@@ -1,6 +1,6 @@
 /**
  * `catalog-kit serve`: starts the mock at http://<host>:<port>/api and prints the base URL, the
- * docs URL and a ready-to-use Admin token (README.md "Command line").
+ * docs URL and a ready-to-use Admin token (docs/cli.md).
  *
  * Order matters: the command line is checked first (exit 2), then whether it would expose the
  * public development key (below), then what start-up will read — the fixtures directory, the data
@@ -283,10 +283,13 @@ async function serve(config: ServeConfig, io: Io): Promise<number> {
       })}\n`,
     );
   } else {
-    io.out(`catalog-kit mock server (profile ${config.profile}) listening on ${server.baseUrl}\n`);
+    // The first link opens in a browser without a token (the API itself answers 401 without
+    // one); the base URL is printed once, on the line scripts read (`API base URL: <url>`).
+    io.out(`catalog-kit mock server listening (profile ${config.profile})\n`);
     if (warning) io.out(`${warning}\n`);
-    io.out(`API base URL: ${server.baseUrl}\n`);
-    io.out(`API reference: ${origin}/docs  (OpenAPI: ${origin}/openapi.json, Admin API: ${origin}/__admin)\n`);
+    io.out(`API reference: ${origin}/docs (${token ? 'Authorize with the token below' : 'Authorize with a token of your key'})\n`);
+    io.out(`API base URL: ${server.baseUrl} (every call needs Authorization: Bearer <token>)\n`);
+    io.out(`Admin API: ${origin}/__admin (no token) · OpenAPI: ${origin}/openapi.json\n`);
     io.out(`Catalog: ${entities} entities (${catalogSource})\n`);
     if (token) io.out(`Admin token (7 days): ${token}\n`);
   }

@@ -5,36 +5,20 @@
  * Chromium comes from Debian's packages (`.ci/run` installs it); playwright-core drives it and
  * downloads no browser of its own. Where /usr/bin/chromium is absent the test is skipped, saying why.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, launchChromium } from '../../../test/chromium.ts';
 import type { TestApp } from '../../../test/kit.ts';
 import { startApp } from '../../../test/kit.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const available = existsSync(CHROMIUM);
-const SKIPPED = `skipped: ${CHROMIUM} is absent (install Debian's chromium package, as .ci/run does)`;
-if (!available) console.warn(`docs browser test ${SKIPPED}`);
+if (!CHROMIUM.available) console.warn(`docs browser test ${CHROMIUM.skipped}`);
 
-describe.skipIf(!available)(`docs in headless Chromium (${available ? CHROMIUM : SKIPPED})`, () => {
+describe.skipIf(!CHROMIUM.available)(`docs in headless Chromium (${CHROMIUM.available ? 'Chromium' : CHROMIUM.skipped})`, () => {
   let catalog: TestApp;
   let base: string;
   let browser: BrowserContext;
-  let profileDir: string;
+  let closeBrowser: (() => Promise<void>) | undefined;
   /** Every request the pages made, and those that were not to this server. */
   const requested: string[] = [];
   const outside: string[] = [];
@@ -43,15 +27,7 @@ describe.skipIf(!available)(`docs in headless Chromium (${available ? CHROMIUM :
   beforeAll(async () => {
     catalog = await startApp();
     base = `http://127.0.0.1:${(catalog.server.address() as AddressInfo).port}`;
-    profileDir = mkdtempSync(join(tmpdir(), 'ck-chromium-'));
-    // A persistent context is how Playwright takes a --user-data-dir: a fresh one per run.
-    browser = await chromium.launchPersistentContext(profileDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      timeout: 15_000,
-      viewport: { width: 1400, height: 1000 },
-    });
+    ({ context: browser, close: closeBrowser } = await launchChromium({ width: 1400, height: 1000 }));
     browser.on('request', (req) => {
       const url = req.url();
       requested.push(url);
@@ -62,8 +38,7 @@ describe.skipIf(!available)(`docs in headless Chromium (${available ? CHROMIUM :
   }, 20_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+    await closeBrowser?.();
   });
 
   const open = async (path: string): Promise<Page> => {
@@ -118,7 +93,7 @@ describe.skipIf(!available)(`docs in headless Chromium (${available ? CHROMIUM :
     await page.waitForFunction(() => document.querySelector('#op-listTables .result-status')?.hasAttribute('data-status'), undefined, { timeout: 10_000 });
     await expect(status.getAttribute('data-status')).resolves.toBe('401');
 
-    await page.locator('#authorize').click();
+    await page.getByRole('button', { name: 'Authorize' }).click();
     await page.locator('#token').fill(`Bearer ${catalog.tokens.admin}`);
     await page.locator('#auth-form button[type=submit]').click();
     await expect(page.locator('#authorize').innerText()).resolves.toBe('Authorized');
@@ -128,6 +103,25 @@ describe.skipIf(!available)(`docs in headless Chromium (${available ? CHROMIUM :
     const body = JSON.parse(await op.locator('.result-body').innerText()) as { data: unknown[]; paging: unknown };
     expect(Array.isArray(body.data)).toBe(true);
     expect(body.data.length).toBeLessThanOrEqual(2);
+    await page.close();
+  });
+
+  it('Authorize is a button a keyboard works: Enter opens the token form with the focus in it, Escape closes it and gives the focus back', async () => {
+    const page = await open('/docs');
+    const authorize = page.getByRole('button', { name: 'Authorize' });
+    await expect(authorize.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(page.locator('#auth-form').isVisible()).resolves.toBe(false);
+    await authorize.focus();
+    await page.keyboard.press('Enter');
+    await expect(authorize.getAttribute('aria-expanded')).resolves.toBe('true');
+    await expect(page.locator('#auth-form').isVisible()).resolves.toBe(true);
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('token');
+    await page.keyboard.press('Escape');
+    await expect(page.locator('#auth-form').isVisible()).resolves.toBe(false);
+    await expect(authorize.getAttribute('aria-expanded')).resolves.toBe('false');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('authorize');
+    await page.keyboard.press(' ');
+    await expect(page.locator('#auth-form').isVisible()).resolves.toBe(true);
     await page.close();
   });
 

@@ -21,6 +21,13 @@ function references(html: string): string[] {
 }
 
 describe('docs: a reference page rendered here, which works offline, and the documents themselves', () => {
+  it("the server's root redirects to /docs, without a token", async () => {
+    const { get } = await startApp();
+    const root = await get('/', '');
+    expect(root.status).toBe(302);
+    expect(root.headers.location).toBe('/docs');
+  });
+
   it('/docs and /docs/ render every operation and tag of the document as HTML', async () => {
     const { get, document } = await startApp();
     const page = await get('/docs', '');

@@ -1,6 +1,7 @@
 /**
  * The API reference: `/docs` renders the API document and `/docs/admin` the Admin API's, and the
- * documents themselves are served as `/openapi.json`, `/openapi.yaml` and `/__admin/openapi.json`.
+ * documents themselves are served as `/openapi.json`, `/openapi.yaml` and `/__admin/openapi.json`;
+ * `/` redirects to `/docs`.
  *
  * The page is rendered here, from the served document, by src/app/docs/reference-page.ts rather than
  * by a renderer package: every maintained one brings telemetry or install scripts into the tree
@@ -48,6 +49,8 @@ export function docsRouter(document: DocumentSource, adminDocument: () => Record
       res.type('html').set('Cache-Control', 'no-cache').send(html);
     };
   };
+  // The server's root leads to the reference: the first thing a browser pointed at the server sees.
+  router.get('/', (_req, res) => res.redirect(302, '/docs'));
   router.get(['/docs', '/docs/'], page(document, '/api', '/docs', ['/openapi.json', '/openapi.yaml']));
   router.get(['/docs/admin', '/docs/admin/'], page(adminDocument, '', '/docs/admin', ['/__admin/openapi.json']));
   return router;

@@ -1,7 +1,7 @@
 /**
  * Renders an OpenAPI 3.x document as one self-contained HTML page: tags and their operations
  * (parameters, request body, responses, each schema linked to its entry in the Schemas section),
- * a filter, an Authorize box and a "Try it" form per operation that calls this server. Everything
+ * a filter, an Authorize button and a "Try it" form per operation that calls this server. Everything
  * the page needs is inline (no script, style sheet, font or image is fetched), so it works offline;
  * src/app/docs/docs-routes.ts says why the project renders its own page instead of using a package.
  *
@@ -376,7 +376,7 @@ class Renderer {
 <nav class="links">${links}</nav>
 <div class="tools"><input id="filter" type="search" placeholder="Filter operations and schemas" aria-label="Filter">${
       secured
-        ? `<details class="auth"><summary id="authorize">Authorize</summary><form id="auth-form"><label>Bearer token <small>(printed by <code>catalog-kit serve</code>, or <code>npx catalog-kit token</code>)</small><input id="token" name="token" autocomplete="off" spellcheck="false"></label><button type="submit">Save</button> <button type="button" id="logout">Forget</button> <span id="auth-state"></span></form></details>`
+        ? `<div class="auth"><button type="button" id="authorize" aria-expanded="false" aria-controls="auth-form">Authorize</button><form id="auth-form" hidden><label>Bearer token <small>(printed by <code>catalog-kit serve</code>, or <code>catalog-kit token</code>)</small><input id="token" name="token" autocomplete="off" spellcheck="false"></label><button type="submit">Save</button> <button type="button" id="logout">Forget</button> <span id="auth-state" role="status"></span></form></div>`
         : ''
     }</div>
 </header>
@@ -413,11 +413,13 @@ header.top .links a { color: #fff; margin-right: 1rem; text-decoration: none; op
 header.top .links a[aria-current] { opacity: 1; font-weight: 600; border-bottom: 2px solid #fff; }
 header.top .tools { margin-left: auto; display: flex; gap: 0.75rem; align-items: flex-start; }
 #filter { width: 16rem; padding: 0.3rem 0.5rem; border-radius: 6px; border: 1px solid #57606a; }
-details.auth { position: relative; }
-details.auth > summary { list-style: none; cursor: pointer; padding: 0.25rem 0.8rem; border: 1px solid #2da44e; border-radius: 6px; color: #fff; }
-details.auth > summary.set { background: #2da44e; }
-details.auth form { position: absolute; right: 0; top: 2.2rem; width: 30rem; background: var(--bg); color: var(--fg); border: 1px solid var(--line); border-radius: 8px; padding: 0.8rem; box-shadow: 0 8px 24px rgba(0,0,0,.2); }
-details.auth input { width: 100%; margin: 0.4rem 0; padding: 0.3rem; }
+.auth { position: relative; }
+.auth > #authorize { padding: 0.25rem 0.8rem; border: 1px solid #2da44e; border-radius: 6px; background: transparent; color: #fff; font: inherit; }
+.auth > #authorize.set { background: #2da44e; }
+.auth > #authorize:focus-visible { outline: 2px solid #fff; outline-offset: 2px; }
+.auth form { position: absolute; right: 0; top: 2.2rem; width: 30rem; background: var(--bg); color: var(--fg); border: 1px solid var(--line); border-radius: 8px; padding: 0.8rem; box-shadow: 0 8px 24px rgba(0,0,0,.2); }
+.auth form[hidden] { display: none; }
+.auth input { width: 100%; margin: 0.4rem 0; padding: 0.3rem; }
 .layout { display: flex; align-items: flex-start; }
 nav.side { position: sticky; top: var(--top, 3.2rem); width: 19rem; flex: none; max-height: calc(100vh - var(--top, 3.2rem)); overflow-y: auto; border-right: 1px solid var(--line); padding: 0.5rem 0; font-size: 0.9rem; background: var(--soft); }
 nav.side ul { list-style: none; margin: 0; padding: 0; }
@@ -486,24 +488,38 @@ const SCRIPT = `
   var TOKEN_KEY = 'catalog-kit-docs-token';
   var storage = window.sessionStorage;
   function token() { try { return storage.getItem(TOKEN_KEY) || ''; } catch (e) { return ''; } }
+  var authorize = document.getElementById('authorize');
   function showAuth() {
-    var summary = document.getElementById('authorize');
-    if (!summary) return;
+    if (!authorize) return;
     var set = token() !== '';
-    summary.classList.toggle('set', set);
-    summary.textContent = set ? 'Authorized' : 'Authorize';
+    authorize.classList.toggle('set', set);
+    authorize.textContent = set ? 'Authorized' : 'Authorize';
     var state = document.getElementById('auth-state');
     if (state) state.textContent = set ? 'token saved for this tab' : 'no token';
   }
   var authForm = document.getElementById('auth-form');
-  if (authForm) {
+  // A disclosure button: it opens the token form with the focus in its field; Escape closes it
+  // and gives the focus back to the button.
+  function showForm(open) {
+    authForm.hidden = !open;
+    authorize.setAttribute('aria-expanded', String(open));
+    if (open) document.getElementById('token').focus();
+  }
+  if (authForm && authorize) {
     document.getElementById('token').value = token();
+    authorize.addEventListener('click', function () { showForm(authForm.hidden); });
+    authForm.addEventListener('keydown', function (event) {
+      if (event.key !== 'Escape') return;
+      showForm(false);
+      authorize.focus();
+    });
     authForm.addEventListener('submit', function (event) {
       event.preventDefault();
       var value = document.getElementById('token').value.trim().replace(/^Bearer\\s+/i, '');
       try { value ? storage.setItem(TOKEN_KEY, value) : storage.removeItem(TOKEN_KEY); } catch (e) {}
       showAuth();
-      authForm.parentElement.open = false;
+      showForm(false);
+      authorize.focus();
     });
     document.getElementById('logout').addEventListener('click', function () {
       try { storage.removeItem(TOKEN_KEY); } catch (e) {}

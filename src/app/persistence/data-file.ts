@@ -159,7 +159,7 @@ export interface PersisterOptions {
 
 /** Starts journaling the context's state; `loaded` is what loadDataFile returned (false: the state came from fixtures). */
 export function createPersister(ctx: CatalogContext, path: string, loaded: DataFileLoad | false, options: PersisterOptions = {}): Persister {
-  // CATALOG_KIT_COMPACT_RECORDS (README, `--data`): src/app/persistence/durability.test.ts uses it to
+  // CATALOG_KIT_COMPACT_RECORDS (docs/cli.md, `--data`): src/app/persistence/durability.test.ts uses it to
   // kill the server mid-compaction by compacting every few records.
   const compactRecords = options.compactRecords ?? (Number(process.env.CATALOG_KIT_COMPACT_RECORDS) || 1000);
   const compactBytes = options.compactBytes ?? 8 * 1024 * 1024;

@@ -331,4 +331,36 @@ describe('a missing required field or an invalid body gives 400 naming the field
     expect(broken.status).toBe(400);
     expect(broken.body.errorType).toBe('BAD_REQUEST');
   });
+
+  it.each([
+    {
+      given: { name: false, service: 3 },
+      want: [
+        { path: '/body/name', message: 'name must be string' },
+        { path: '/body/service', message: 'service must be string' },
+      ],
+    },
+    {
+      given: { service: 'nowhere', numberOfObjects: 'many', colour: 'red' },
+      want: [
+        { path: '/body/name', message: 'name must not be null' },
+        { path: '/body/numberOfObjects', message: 'numberOfObjects must be number' },
+        { path: '/body/colour', message: 'Unrecognized field "colour"' },
+      ],
+    },
+  ])('a body with several problems is one 400 naming each of them: $given', async ({ given, want }) => {
+    const res = await api.post(v1('containers'), given);
+    expectError(res, 400, 'BAD_REQUEST');
+    expect([...(res.body.details as { path: string; message: string }[])].sort((a, b) => a.path.localeCompare(b.path))).toEqual(
+      [...want].sort((a, b) => a.path.localeCompare(b.path)),
+    );
+    for (const { message } of want) expect(res.body.message).toContain(message);
+  });
+
+  it('query parameters with several problems: one 400 naming each', async () => {
+    const res = await api.get(`${v1('containers')}?limit=many&include=some`);
+    expectError(res, 400, 'BAD_REQUEST');
+    expect(res.body.message).toMatch(/query param limit must be integer/);
+    expect(res.body.message).toMatch(/query param include must be equal to one of the allowed values/);
+  });
 });
