@@ -84,7 +84,7 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
     if (!params(values)) {
       const unknown = unknownFieldName(params.errors ?? [], req.query.fields);
       if (unknown !== undefined) throw ApiError.badRequest(`Invalid field name ${unknown}`);
-      const details = requestDetails(params.errors ?? []);
+      const details = requestDetails(params.errors ?? [], undefined, values);
       throw ApiError.badRequest(detailsMessage(details), details);
     }
   };
@@ -112,7 +112,7 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
   const checkBody = (req: ApiRequest, mediaType: string): void => {
     const validate = bodyValidators.get(mediaType);
     if (validate && !validate(req.body)) {
-      const details = requestDetails(validate.errors ?? [], 'body');
+      const details = requestDetails(validate.errors ?? [], 'body', req.body);
       throw ApiError.badRequest(detailsMessage(details), details);
     }
   };
