@@ -11759,7 +11759,7 @@ export interface paths {
         };
         /**
          * List the replies to an activity
-         * @description Not in the contract; follows OpenMetadata 2.0 (`ActivityResource`, `ui/rest/activityAPI.ts`; docs/behaviour.md "Activity"): oldest first.
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ActivityResource`, `ui/rest/activityAPI.ts`; docs/behaviour.md "Activity"): oldest first, `limit` per page with `before` / `after` cursors (one the server did not issue: 400).
          */
         get: operations["listActivityReplies"];
         put?: never;
@@ -11864,7 +11864,7 @@ export interface paths {
         };
         /**
          * List conversations
-         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): newest first; `paging.total` counts them all; resolved ones only with `resolved=true`.
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): newest first, `limit` per page with `before` / `after` cursors (one the server did not issue: 400); `paging.total` counts them all; resolved ones only with `resolved=true`.
          */
         get: operations["listConversations"];
         put?: never;
@@ -11951,7 +11951,7 @@ export interface paths {
         };
         /**
          * List the replies of a conversation
-         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): oldest first.
+         * @description Not in the contract; follows OpenMetadata 2.0 (`ConversationResource`, `ui/rest/conversationsAPI.ts`; docs/behaviour.md "Conversations"): oldest first, `limit` per page with `before` / `after` cursors (one the server did not issue: 400).
          */
         get: operations["listConversationReplies"];
         put?: never;
@@ -15727,9 +15727,7 @@ export interface components {
         };
         ReplyList: {
             data: components["schemas"]["Post"][];
-            paging: {
-                total: number;
-            };
+            paging: components["schemas"]["Paging"];
         };
         /** @description The replies to one activity, oldest first, as the state export keeps them (`sideData.activityReplies`). */
         ActivityReplies: components["schemas"]["Post"][];
@@ -15788,9 +15786,7 @@ export interface components {
         };
         ConversationList: {
             data: components["schemas"]["Conversation"][];
-            paging: {
-                total: number;
-            };
+            paging: components["schemas"]["Paging"];
         };
         /** @description The replies of one conversation, oldest first, as the state export keeps them (`sideData.conversationReplies`). */
         ConversationReplies: components["schemas"]["Post"][];

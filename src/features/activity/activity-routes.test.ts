@@ -64,5 +64,10 @@ describe('the activity of a table', () => {
     expect(reply).toMatchObject({ message: 'Nice', from: 'admin' });
     expect((await c.get(`${A}/${id}/replies`).expect(200)).body).toEqual({ data: [reply], paging: { total: 1 } });
     await c.get(`${A}/00000000-0000-4000-8000-000000000000/replies`).expect(404);
+    const second = (await c.post(`${A}/${id}/replies`, { message: 'Agreed' }).expect(201)).body as Body;
+    const page1 = (await c.get(`${A}/${id}/replies?limit=1`).expect(200)).body;
+    expect([page1.data, page1.paging.total]).toEqual([[reply], 2]);
+    expect((await c.get(`${A}/${id}/replies?limit=1&after=${page1.paging.after as string}`).expect(200)).body.data).toEqual([second]);
+    expect((await c.get(`${A}/${id}/replies?after=Zm9yZ2Vk`).expect(400)).body.message).toBe('Invalid cursor Zm9yZ2Vk');
   });
 });

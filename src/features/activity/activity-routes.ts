@@ -10,6 +10,7 @@ import { CatalogError } from '../../core/errors.ts';
 import { identityOf } from '../../http/exchange.ts';
 import type { OperationRoutes } from '../../http/operation-routes.ts';
 import { findByFqn, findById, pathParam, queryInt, queryValue } from '../../http/request-helpers.ts';
+import { pageInTimeOrder } from '../../core/time-paging.ts';
 import { principalIds } from '../tasks/assignments.ts';
 import type { ActivityEvent } from './activity.ts';
 import { addReply, isAbout, isAboutLink, react, repliesOf, selectActivity } from './activity.ts';
@@ -104,7 +105,7 @@ export function mountActivityRoutes(router: OperationRoutes, ctx: CatalogContext
 
   router.get(`${base}/:id/replies`, (req, reply) => {
     const replies = repliesOf(ctx, pathParam(req, 'id'));
-    reply.json({ data: replies.slice(0, queryInt(req, 'limit', 10)), paging: { total: replies.length } });
+    reply.json(pageInTimeOrder(replies, (r) => ({ ts: r.postTs ?? 0, id: r.id }), 'oldest-first', queryInt(req, 'limit', 10), text(req, 'before'), text(req, 'after')));
   });
   router.post(`${base}/:id/replies`, (req, reply) => {
     const body = req.body as Schemas['CreateReply'];

@@ -62,6 +62,32 @@ describe('a conversation about a table', () => {
     await c.get(`${C}/${id}`).expect(404);
     await c.get(`${C}/${id}/replies`).expect(404);
   });
+
+  it('the list and the replies page with before / after cursors; a cursor the server did not issue is 400', async () => {
+    const t = await createTable(c);
+    const link = encodeURIComponent(`<#E::table::${t.fqn}>`);
+    const started: string[] = [];
+    for (const message of ['one', 'two', 'three']) started.push(String(((await c.post(C, { about: `<#E::table::${t.fqn}>`, message }).expect(201)).body as Body).id));
+    const newestFirst = [...started].reverse();
+    const first = (await c.get(`${C}?entityLink=${link}&limit=2`).expect(200)).body;
+    expect([first.data.map((x: Body) => x.id), first.paging.total, first.paging.before]).toEqual([newestFirst.slice(0, 2), 3, undefined]);
+    const second = (await c.get(`${C}?entityLink=${link}&limit=2&after=${first.paging.after as string}`).expect(200)).body;
+    expect([second.data.map((x: Body) => x.id), second.paging.after]).toEqual([newestFirst.slice(2), undefined]);
+    const back = (await c.get(`${C}?entityLink=${link}&limit=2&before=${second.paging.before as string}`).expect(200)).body;
+    expect(back.data.map((x: Body) => x.id)).toEqual(newestFirst.slice(0, 2));
+    for (const q of ['before=Zm9yZ2Vk', 'after=AAAA']) {
+      expect((await c.get(`${C}?${q}`).expect(400)).body.message).toBe(`Invalid cursor ${q.split('=')[1]}`);
+    }
+
+    const id = started[0]!;
+    const replies: string[] = [];
+    for (const message of ['a', 'b', 'c']) replies.push(String(((await c.post(`${C}/${id}/replies`, { message }).expect(201)).body as Body).id));
+    const page1 = (await c.get(`${C}/${id}/replies?limit=2`).expect(200)).body;
+    expect([page1.data.map((r: Body) => r.id), page1.paging.total]).toEqual([replies.slice(0, 2), 3]);
+    const page2 = (await c.get(`${C}/${id}/replies?limit=2&after=${page1.paging.after as string}`).expect(200)).body;
+    expect(page2.data.map((r: Body) => r.id)).toEqual(replies.slice(2));
+    expect((await c.get(`${C}/${id}/replies?before=Zm9yZ2Vk`).expect(400)).body.message).toBe('Invalid cursor Zm9yZ2Vk');
+  });
 });
 
 describe('announcements', () => {

@@ -11,6 +11,7 @@ import { ApiError } from '../../http/errors.ts';
 import { identityOf } from '../../http/exchange.ts';
 import type { OperationRoutes } from '../../http/operation-routes.ts';
 import { findById, pathParam, queryInt, queryValue } from '../../http/request-helpers.ts';
+import { pageInTimeOrder } from '../../core/time-paging.ts';
 import {
   addConversationReply,
   changeReply,
@@ -37,6 +38,9 @@ const number = (req: ApiRequest, name: string): number | undefined => {
   return value === undefined || value === '' ? undefined : Number(value);
 };
 
+/** Where a reply stands among its conversation's, oldest first. */
+const replyKey = (r: Schemas['Post']) => ({ ts: r.postTs ?? 0, id: r.id });
+
 /** Refuses a change of what `author` wrote by someone else (an Admin may delete). */
 function requireAuthor(req: ApiRequest, author: string, deleting: boolean): void {
   const { user, roles } = identityOf(req);
@@ -61,7 +65,8 @@ export function mountConversationRoutes(router: OperationRoutes, ctx: CatalogCon
       startTs: number(req, 'startTs'),
       endTs: number(req, 'endTs'),
     });
-    reply.json({ data: all.slice(0, queryInt(req, 'limit', 10)).map((c) => withHref(req, c)), paging: { total: all.length } });
+    const { data, paging } = pageInTimeOrder(all, (c) => ({ ts: c.createdAt, id: c.id }), 'newest-first', queryInt(req, 'limit', 10), text(req, 'before'), text(req, 'after'));
+    reply.json({ data: data.map((c) => withHref(req, c)), paging });
   });
 
   router.post(base, (req, reply) => {
@@ -91,7 +96,7 @@ export function mountConversationRoutes(router: OperationRoutes, ctx: CatalogCon
 
   router.get(`${base}/:id/replies`, (req, reply) => {
     const replies = repliesOf(ctx, pathParam(req, 'id'));
-    reply.json({ data: replies.slice(0, queryInt(req, 'limit', 10)), paging: { total: replies.length } });
+    reply.json(pageInTimeOrder(replies, replyKey, 'oldest-first', queryInt(req, 'limit', 10), text(req, 'before'), text(req, 'after')));
   });
   router.post(`${base}/:id/replies`, (req, reply) => {
     const body = req.body as Schemas['CreateReply'];

@@ -25,7 +25,7 @@ import { detailsText } from '../../openapi/validation-details.ts';
 import type { SideData } from '../../core/side-data.ts';
 import { NO_ENTITY, sideValue } from '../../core/side-data.ts';
 import { trimOldest } from '../../core/bounded.ts';
-import { textFromBase64url, textToBase64url } from '../../platform/encoding.ts';
+import { pageInTimeOrder } from '../../core/time-paging.ts';
 
 export type Thread = Schemas['Thread'];
 export type ThreadCount = Schemas['ThreadCount'];
@@ -177,43 +177,9 @@ export function selectThreads(ctx: CatalogContext, query: FeedQuery): Thread[] {
   return out.reverse().sort((a, b) => (b.threadTs ?? 0) - (a.threadTs ?? 0));
 }
 
-function encodeCursor(thread: Thread): string {
-  return textToBase64url(`${thread.threadTs ?? 0}:${thread.id}`);
-}
-
-function decodeCursor(cursor: string): { ts: number; id: string } {
-  const match = /^(\d+):([0-9a-f-]{36})$/i.exec(textFromBase64url(cursor) ?? '');
-  if (!match) throw CatalogError.badRequest(`Invalid cursor ${cursor}`);
-  return { ts: Number(match[1]), id: match[2]! };
-}
-
-/** Where a cursor points in a newest-first list: its thread, or where a thread of its time would be when it is gone. */
-function positionOf(threads: readonly Thread[], cursor: string): { index: number; found: boolean } {
-  const { ts, id } = decodeCursor(cursor);
-  const index = threads.findIndex((t) => t.id === id);
-  if (index >= 0) return { index, found: true };
-  const next = threads.findIndex((t) => (t.threadTs ?? 0) < ts);
-  return { index: next === -1 ? threads.length : next, found: false };
-}
-
 /** A page of a feed (OpenMetadata's ResultList): `limit` threads after `after`, or before `before`; `paging.total` counts them all. */
 export function pageOfThreads(threads: readonly Thread[], limit: number, before?: string, after?: string): { data: Thread[]; paging: Paging } {
-  if (before !== undefined && after !== undefined) throw CatalogError.badRequest('Only one of before or after query parameter allowed');
-  const paging: Paging = { total: threads.length };
-  let start: number;
-  let end: number;
-  if (before !== undefined) {
-    end = positionOf(threads, before).index;
-    start = Math.max(0, end - limit);
-  } else {
-    const at = after === undefined ? { index: 0, found: false } : positionOf(threads, after);
-    start = at.found ? at.index + 1 : at.index;
-    end = Math.min(threads.length, start + limit);
-  }
-  const data = threads.slice(start, end);
-  if (data.length && start > 0) paging.before = encodeCursor(data[0]!);
-  if (data.length && end < threads.length) paging.after = encodeCursor(data[data.length - 1]!);
-  return { data, paging };
+  return pageInTimeOrder(threads, (t) => ({ ts: t.threadTs ?? 0, id: t.id }), 'newest-first', limit, before, after);
 }
 
 const emptyCount = (entityLink: string): ThreadCount => ({
