@@ -11567,8 +11567,8 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The entity type. */
-                entityType: string;
+                /** @description The entity type; an unknown one is 400. */
+                entityType: components["schemas"]["EntityType"];
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
             };
@@ -11592,8 +11592,8 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The entity type. */
-                entityType: string;
+                /** @description The entity type; an unknown one is 400. */
+                entityType: components["schemas"]["EntityType"];
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
                  *     is sent as `svc.%22a.b%22`).
@@ -12941,6 +12941,12 @@ export interface components {
          * @description Contract "Common rules" 2 — every entity has a UUID `id`.
          */
         Uuid: string;
+        /**
+         * @description The type of an entity kind the server serves (src/kinds/index.ts; docs/behaviour.md "Activity"),
+         *     as a path names it: an unknown type is 400 naming the allowed ones.
+         * @enum {string}
+         */
+        EntityType: "storageService" | "mlmodelService" | "dashboardService" | "databaseService" | "messagingService" | "pipelineService" | "apiService" | "container" | "dashboard" | "chart" | "dashboardDataModel" | "database" | "databaseSchema" | "table" | "topic" | "pipeline" | "apiCollection" | "apiEndpoint" | "mlmodel" | "classification" | "tag" | "user" | "team" | "domain" | "dataProduct" | "testDefinition" | "testSuite" | "testCase" | "dataContract" | "eventsubscription" | "task" | "announcement" | "bot";
         /**
          * @description Entity name. OpenMetadata's rule at its 2.0 line (basic.json#/definitions/entityName): 1..256
          *     characters; the sequence `::`, `>`, `"` and control characters (U+0000 to U+001F) are not
@@ -45500,8 +45506,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The entity type. */
-                entityType: string;
+                /** @description The entity type; an unknown one is 400. */
+                entityType: components["schemas"]["EntityType"];
                 /** @description The entity's UUID. A malformed UUID gives 400. */
                 id: components["parameters"]["Id"];
             };
@@ -45539,8 +45545,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The entity type. */
-                entityType: string;
+                /** @description The entity type; an unknown one is 400. */
+                entityType: components["schemas"]["EntityType"];
                 /**
                  * @description The entity's fully qualified name, URL-encoded as one path segment (quotes kept: `svc."a.b"`
                  *     is sent as `svc.%22a.b%22`).

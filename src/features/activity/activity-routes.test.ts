@@ -4,6 +4,7 @@
  * entity link, in the feeds of its owner and follower, counted; reactions and replies stay with it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readDocument } from '../../openapi/document.ts';
 import type { Body, TestApp } from '../../../test/kit.ts';
 import { SLOW_START, createTable, startApp, tokenFor } from '../../../test/kit.ts';
 
@@ -34,6 +35,15 @@ describe('the activity of a table', () => {
       expect(activity[0]).toMatchObject({ entity: { id: t.id, type: 'table' }, actor: { name: 'admin' }, fieldName: 'description', newValue: 'Orders' });
     }
     await c.get(`${A}/entity/table/00000000-0000-4000-8000-000000000000`).expect(404);
+  });
+
+  it('an unknown entity type is 400 naming it, by id and by name; the document lists the types of the kinds served', async () => {
+    for (const path of [`${A}/entity/tabel/00000000-0000-4000-8000-000000000000`, `${A}/entity/tabel/name/a.b`]) {
+      const res = await c.get(path).expect(400);
+      expect(res.body.message, path).toMatch(/^\[path param entityType must be equal to one of the allowed values \(storageService, .*\), not "tabel"\]$/);
+    }
+    const served = c.ctx.kinds.all.map((k) => k.type);
+    expect([...(readDocument().components.schemas.EntityType as { enum: string[] }).enum].sort()).toEqual([...served].sort());
   });
 
   it("by actor, in the owner's and the follower's feeds, and counted", async () => {
