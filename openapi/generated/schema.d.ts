@@ -12051,8 +12051,8 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The job. */
-                jobId: components["schemas"]["Uuid"];
+                /** @description The job's number, as an `exportAsync` or `importAsync` answered it. */
+                jobId: components["schemas"]["CsvJobId"];
             };
             cookie?: never;
         };
@@ -12074,8 +12074,8 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The job. */
-                jobId: components["schemas"]["Uuid"];
+                /** @description The job's number, as an `exportAsync` or `importAsync` answered it. */
+                jobId: components["schemas"]["CsvJobId"];
             };
             cookie?: never;
         };
@@ -12097,8 +12097,8 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The job. */
-                jobId: components["schemas"]["Uuid"];
+                /** @description The job's number, as an `exportAsync` or `importAsync` answered it. */
+                jobId: components["schemas"]["CsvJobId"];
             };
             cookie?: never;
         };
@@ -13573,7 +13573,7 @@ export interface components {
          *     import and export".
          */
         CsvExportResponse: {
-            jobId: components["schemas"]["Uuid"];
+            jobId: components["schemas"]["CsvJobId"];
             message: string;
             /** @enum {string} */
             status: "COMPLETED";
@@ -13585,7 +13585,7 @@ export interface components {
          *     and export".
          */
         CsvImportResponse: {
-            jobId: components["schemas"]["Uuid"];
+            jobId: components["schemas"]["CsvJobId"];
             message: string;
             /** @enum {string} */
             status: "COMPLETED";
@@ -15797,12 +15797,19 @@ export interface components {
         /** @description The replies of one conversation, oldest first, as the state export keeps them (`sideData.conversationReplies`). */
         ConversationReplies: components["schemas"]["Post"][];
         /**
+         * @description A CSV job's id: the decimal number of the job, 1 for the first (OpenMetadata 2.0's
+         *     `CsvAsyncJobManager` answers the number of its `background_jobs` row as text). An
+         *     `exportAsync` or `importAsync` answers it; `/v1/csvAsyncJobs/{jobId}` reads the job by it.
+         * @example 42
+         */
+        CsvJobId: string;
+        /**
          * @description One asynchronous CSV export or import (OpenMetadata 2.0's background job of type `CSV_EXPORT` or
          *     `CSV_IMPORT`). This server does the work when it is asked, so a job is `COMPLETED` (or
          *     `FAILED`) by the time its id is answered.
          */
         CsvAsyncJob: {
-            jobId: components["schemas"]["Uuid"];
+            jobId: components["schemas"]["CsvJobId"];
             /** @enum {string} */
             jobType: "CSV_EXPORT" | "CSV_IMPORT";
             /** @enum {string} */
@@ -43514,7 +43521,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "jobId": "0f6b7c1e-4d1a-4a52-9b8e-6d2c1f3e5a70",
+                     *       "jobId": "41",
                      *       "message": "Export initiated successfully.",
                      *       "status": "COMPLETED",
                      *       "data": "name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,retentionPeriod,sourceUrl,domains,extension\r\nsales,Sales,Orders and invoices,user:alice,PII.Sensitive,,Tier.Tier1,,P30D,,Commerce,\r\n"
@@ -43642,7 +43649,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "jobId": "5a0c3d9e-7b21-4f0e-8c6d-2e9f1a4b7c30",
+                     *       "jobId": "42",
                      *       "message": "Import is in progress.",
                      *       "status": "COMPLETED",
                      *       "result": {
@@ -43743,7 +43750,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "jobId": "0f6b7c1e-4d1a-4a52-9b8e-6d2c1f3e5a70",
+                     *       "jobId": "41",
                      *       "message": "Export initiated successfully.",
                      *       "status": "COMPLETED",
                      *       "data": "name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,retentionPeriod,sourceUrl,domains,extension\r\nfact_orders,Orders,One row per order,team:Data,,,Tier.Tier1,,,,,\r\n"
@@ -43869,7 +43876,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "jobId": "5a0c3d9e-7b21-4f0e-8c6d-2e9f1a4b7c30",
+                     *       "jobId": "42",
                      *       "message": "Import is in progress.",
                      *       "status": "COMPLETED",
                      *       "result": {
@@ -43970,7 +43977,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "jobId": "0f6b7c1e-4d1a-4a52-9b8e-6d2c1f3e5a70",
+                     *       "jobId": "41",
                      *       "message": "Export initiated successfully.",
                      *       "status": "COMPLETED",
                      *       "data": "column.name*,column.displayName,column.description,column.dataTypeDisplay,column.dataType*,column.arrayDataType,column.dataLength,column.tags,column.glossaryTerms\r\norder_id,Order id,Key of the order,bigint,BIGINT,,,,\r\n"
@@ -44098,7 +44105,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "jobId": "5a0c3d9e-7b21-4f0e-8c6d-2e9f1a4b7c30",
+                     *       "jobId": "42",
                      *       "message": "Import is in progress.",
                      *       "status": "COMPLETED",
                      *       "result": {
@@ -44199,7 +44206,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "jobId": "0f6b7c1e-4d1a-4a52-9b8e-6d2c1f3e5a70",
+                     *       "jobId": "41",
                      *       "message": "Export initiated successfully.",
                      *       "status": "COMPLETED",
                      *       "data": "name*,displayName,description,owner,tags,glossaryTerms,tiers,certification,domains,extension\r\necommerce_dw,E-commerce warehouse,,user:alice,,,,,Commerce,\r\n"
@@ -44325,7 +44332,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "jobId": "5a0c3d9e-7b21-4f0e-8c6d-2e9f1a4b7c30",
+                     *       "jobId": "42",
                      *       "message": "Import is in progress.",
                      *       "status": "COMPLETED",
                      *       "result": {
@@ -44426,7 +44433,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "jobId": "0f6b7c1e-4d1a-4a52-9b8e-6d2c1f3e5a70",
+                     *       "jobId": "41",
                      *       "message": "Export initiated successfully.",
                      *       "status": "COMPLETED",
                      *       "data": "name*,displayName,description,testDefinition*,entityFQN*,testSuite,parameterValues,computePassedFailedRowCount,useDynamicAssertion,inspectionQuery,tags,glossaryTerms\r\norder_count,,Orders per day in range,tableRowCountToBeBetween,acme_snowflake.ecommerce_dw.sales.fact_orders,,\"{\"\"name\"\":\"\"minValue\"\",\"\"value\"\":\"\"1\"\"};{\"\"name\"\":\"\"maxValue\"\",\"\"value\"\":\"\"100000\"\"}\",,,,,\r\n"
@@ -44564,7 +44571,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "jobId": "5a0c3d9e-7b21-4f0e-8c6d-2e9f1a4b7c30",
+                     *       "jobId": "42",
                      *       "message": "Import is in progress.",
                      *       "status": "COMPLETED",
                      *       "result": {
@@ -46685,8 +46692,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The job. */
-                jobId: components["schemas"]["Uuid"];
+                /** @description The job's number, as an `exportAsync` or `importAsync` answered it. */
+                jobId: components["schemas"]["CsvJobId"];
             };
             cookie?: never;
         };
@@ -46715,8 +46722,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The job. */
-                jobId: components["schemas"]["Uuid"];
+                /** @description The job's number, as an `exportAsync` or `importAsync` answered it. */
+                jobId: components["schemas"]["CsvJobId"];
             };
             cookie?: never;
         };
@@ -46746,8 +46753,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The job. */
-                jobId: components["schemas"]["Uuid"];
+                /** @description The job's number, as an `exportAsync` or `importAsync` answered it. */
+                jobId: components["schemas"]["CsvJobId"];
             };
             cookie?: never;
         };

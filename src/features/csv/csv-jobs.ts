@@ -15,13 +15,24 @@ export type CsvAsyncJob = Schemas['CsvAsyncJob'];
 
 export const CSV_JOBS: SideData<CsvAsyncJob> = sideValue<CsvAsyncJob>({ group: 'csvAsyncJobs', owner: NO_ENTITY, schema: 'CsvAsyncJob' });
 
+/**
+ * The next job's id: one more than the highest kept, as OpenMetadata 2.0 numbers its background
+ * jobs (`CsvJobId` in openapi/schemas/csv-jobs.yaml). Read from the store, so an imported state or
+ * a reset goes on from what it holds; trimming drops the oldest, so the numbers keep rising.
+ */
+function nextJobId(ctx: CatalogContext): string {
+  let highest = 0;
+  for (const [, job] of ctx.store.sideValuesOf(CSV_JOBS)) highest = Math.max(highest, Number(job.jobId) || 0);
+  return String(highest + 1);
+}
+
 /** Runs `work` as a job of `type` and keeps the job with its outcome; answers the job (a failure is kept, then thrown). */
 export async function runJob(
   ctx: CatalogContext,
   job: Pick<CsvAsyncJob, 'jobType' | 'entityType' | 'entityFullyQualifiedName' | 'createdBy' | 'dryRun'>,
   work: () => Promise<Pick<CsvAsyncJob, 'data' | 'result'>> | Pick<CsvAsyncJob, 'data' | 'result'>,
 ): Promise<CsvAsyncJob> {
-  const base: CsvAsyncJob = { jobId: ctx.newId(), status: 'RUNNING', createdAt: ctx.now(), ...job };
+  const base: CsvAsyncJob = { jobId: nextJobId(ctx), status: 'RUNNING', createdAt: ctx.now(), ...job };
   const keep = (value: CsvAsyncJob): CsvAsyncJob => {
     ctx.store.setSide(CSV_JOBS, value.jobId, value);
     trimOldest(ctx, CSV_JOBS, ctx.events.max);
@@ -51,7 +62,7 @@ export function listJobs(ctx: CatalogContext, filter: { jobType?: string | undef
   for (const [, job] of ctx.store.sideValuesOf(CSV_JOBS)) {
     if ((filter.jobType === undefined || job.jobType === filter.jobType) && (filter.status === undefined || job.status === filter.status)) out.push(job);
   }
-  return out.sort((a, b) => b.createdAt - a.createdAt);
+  return out.sort((a, b) => Number(b.jobId) - Number(a.jobId));
 }
 
 /** A job that is no longer running cannot be cancelled. */

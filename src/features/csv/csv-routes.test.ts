@@ -90,7 +90,7 @@ describe('export: the columns of each kind, as OpenMetadata writes them', () => 
   it('exportAsync answers 202 with a job id and, in place of the websocket message, the same CSV', async () => {
     const sync = (await exportOf('databases', DATABASE).expect(200)).text;
     const res = await app.get(`/api/v1/databases/name/${DATABASE}/exportAsync`).expect(202);
-    expect(res.body).toEqual({ jobId: expect.stringMatching(/^[0-9a-f-]{36}$/), message: 'Export initiated successfully.', status: 'COMPLETED', data: sync });
+    expect(res.body).toEqual({ jobId: expect.stringMatching(/^[1-9][0-9]*$/), message: 'Export initiated successfully.', status: 'COMPLETED', data: sync });
   });
 
   it('an async export or import is a job (OpenMetadata 2.0 /v1/csvAsyncJobs): listed, read, its result the CSV or the import result; it cannot be cancelled once done', async () => {
@@ -115,7 +115,10 @@ describe('export: the columns of each kind, as OpenMetadata writes them', () => 
     expect(listed.data.map((j: { jobId: string }) => j.jobId)).toContain(imported.jobId);
     expect(listed.data.every((j: { jobType: string }) => j.jobType === 'CSV_IMPORT')).toBe(true);
     expectError(await app.put(`/api/v1/csvAsyncJobs/${String(imported.jobId)}/cancel`), 400, undefined, /is already COMPLETED/);
-    await app.get('/api/v1/csvAsyncJobs/00000000-0000-4000-8000-000000000000').expect(404);
+    expect(Number(imported.jobId)).toBe(Number(exported.jobId) + 1);
+    expect(listed.data.map((j: { jobId: string }) => Number(j.jobId))).toEqual([...listed.data.map((j: { jobId: string }) => Number(j.jobId))].sort((a, b) => b - a));
+    await app.get('/api/v1/csvAsyncJobs/999999').expect(404);
+    expect(expectError(await app.get('/api/v1/csvAsyncJobs/00000000-0000-4000-8000-000000000000'), 400).message).toMatch(/^\[path param jobId must match pattern/);
   });
 
   it('the CSV documentation of a kind lists its columns in order (OpenMetadata 2.0 /v1/csv/documentation); a kind without a CSV is 404', async () => {
