@@ -1,5 +1,5 @@
 /** Command-line arguments of `catalog-kit conform` (docs/cli.md). */
-import { isProfile, PROFILES, type Profile } from './profiles.ts';
+import { isProfile, PROFILE_CHOICES, type Profile } from './profiles.ts';
 import { isRuleId, RULE_IDS } from './rules.ts';
 
 /**
@@ -144,7 +144,7 @@ export function parseConformArgs(argv: readonly string[]): ConformArgs {
   out.restrictedToken = values.get('restricted-token');
   const profile = values.get('profile');
   if (profile !== undefined) {
-    if (!isProfile(profile)) throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}`);
+    if (!isProfile(profile)) throw new UsageError(`unknown --profile "${profile}" (expected ${PROFILE_CHOICES})`);
     out.profile = profile;
   }
   const runs = values.get('runs');

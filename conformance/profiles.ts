@@ -13,6 +13,9 @@ export type Profile = 'contract' | 'openmetadata' | 'openmetadata-1.10';
 
 export const PROFILES: readonly Profile[] = ['contract', 'openmetadata', 'openmetadata-1.10'];
 
+/** The profiles as a usage message offers them: `contract, openmetadata or openmetadata-1.10`. */
+export const PROFILE_CHOICES = `${PROFILES.slice(0, -1).join(', ')} or ${PROFILES.at(-1)!}`;
+
 /** openapi/profiles.json, from conformance/ and from dist/conformance/ alike (scripts/build.mjs copies it). */
 export const PROFILE_TABLE_PATH = fileURLToPath(new URL('../openapi/profiles.json', import.meta.url));
 

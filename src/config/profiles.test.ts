@@ -104,6 +104,6 @@ describe('the profile table (openapi/profiles.json)', () => {
   });
 
   it('names the profiles it knows when asked for another', () => {
-    expect(() => profileByName('strict')).toThrow('Unknown profile "strict" (expected contract, openmetadata, openmetadata-1.10)');
+    expect(() => profileByName('strict')).toThrow('Unknown profile "strict" (expected contract, openmetadata or openmetadata-1.10)');
   });
 });

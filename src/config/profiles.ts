@@ -72,6 +72,9 @@ const SERVER_ROWS: Record<keyof ProfileDifferences, true> = {
 
 export const PROFILE_NAMES: readonly ProfileName[] = ['contract', 'openmetadata', 'openmetadata-1.10'];
 
+/** The profiles as a message offers them: `contract, openmetadata or openmetadata-1.10` (conform and drift say it alike: conformance/profiles.ts). */
+export const PROFILE_CHOICES = `${PROFILE_NAMES.slice(0, -1).join(', ')} or ${PROFILE_NAMES.at(-1)!}`;
+
 /** A row's value in a profile: `openmetadata-1.10` falls back to `openmetadata` where 2.0 changed nothing. */
 export function rowValue(row: Pick<ProfileRow, 'contract' | 'openmetadata' | 'openmetadata-1.10'>, name: ProfileName): unknown {
   return name === 'openmetadata-1.10' && !Object.hasOwn(row, name) ? row.openmetadata : row[name];
@@ -112,6 +115,6 @@ export const PROFILES: Record<ProfileName, Profile> = profilesFrom(profileRows()
 
 export function profileByName(name: string): Profile {
   const profile = (PROFILES as Record<string, Profile | undefined>)[name];
-  if (!profile) throw new Error(`Unknown profile "${name}" (expected ${PROFILE_NAMES.join(', ')})`);
+  if (!profile) throw new Error(`Unknown profile "${name}" (expected ${PROFILE_CHOICES})`);
   return profile;
 }
