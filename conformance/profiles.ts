@@ -54,6 +54,7 @@ export interface ProfileExpectations {
   entityNamePattern: string;
   searchAfter: 'repeated' | 'joined';
   lineageEvents: boolean;
+  deleteStale: boolean;
 }
 
 /** Every field of ProfileExpectations: the suite rows the table must have, no more, no fewer. */
@@ -75,6 +76,7 @@ const SUITE_ROWS: Record<keyof ProfileExpectations, true> = {
   entityNamePattern: true,
   searchAfter: true,
   lineageEvents: true,
+  deleteStale: true,
 };
 
 /** The JSON type of a value, with the keys of an object: both profiles' values must have the same. */

@@ -169,6 +169,16 @@ export const RULES: readonly Rule[] = [
     name: 'DELETE <collection>/async/{id} answers 202 with a jobId, and the entity is then deleted as by the delete by id (soft: deleted true, version +0.1)',
     source: observed('docs/behaviour.md "Asynchronous delete" (EntityResource.java deleteByIdAsync, DeleteEntityResponse)'),
   },
+  {
+    id: 'delete.stale-in-scope',
+    name: 'PUT <collection>/deleteStale with the FQNs a connector saw in a service: a dry run reports the unseen entities of the service and changes nothing; the call soft-deletes exactly those, and the seen ones and those of another service stay as they were',
+    source: observed('docs/behaviour.md "Stale entities" (bulkDeleteStaleRequest.json, BulkDeleteStaleIT.java at the 2.0 line)'),
+    expect: {
+      contract: 'as OpenMetadata 2.0 (the contract shows none of it)',
+      openmetadata: 'databases, dashboards and containers, each in a service scope',
+      'openmetadata-1.10': 'not expected (1.x has no deleteStale): not exercised',
+    },
+  },
   // Errors
   {
     id: 'not-found.unknown-id',

@@ -9,6 +9,7 @@ import { createAndUniqueness, deleteAndRestore, errorsAndAuth, followersAndVotes
 import { everyOperationOfTheInterface } from './operations.ts';
 import { searchIndex } from './search.ts';
 import { sideData } from './side-data.ts';
+import { staleEntities } from './stale.ts';
 import type { Scenario } from './support.ts';
 import { csvRoundTrip, dataContractResults, tableSubresources } from './tables.ts';
 
@@ -22,6 +23,7 @@ export const SCENARIOS: readonly Scenario[] = [
   tableSubresources,
   dataContractResults,
   everyOperationOfTheInterface,
+  staleEntities,
   csvRoundTrip,
   sideData,
   contractDocuments,

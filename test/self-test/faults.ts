@@ -290,6 +290,12 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
     }
   },
 
+  /** A dry run of deleteStale is sent on as a real one: it deletes what it should only report. */
+  'delete.stale-in-scope': (x) => {
+    const body = asJson(x.body);
+    if (x.method === 'PUT' && x.forward.pathname.endsWith('/deleteStale') && body?.dryRun === true) x.forward.body = { ...body, dryRun: false };
+  },
+
   // Errors
   /** A 404 for an unknown id is answered 200 {}. */
   'not-found.unknown-id': (x) => {
