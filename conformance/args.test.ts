@@ -68,7 +68,7 @@ describe('catalog-kit conform arguments', () => {
   it.each([
     [['--target', 'http://127.0.0.1:8585'], /ending in \/api/],
     [['--target', 'ftp://x/api'], /http/],
-    [['--profile', 'strict'], /--profile/],
+    [['--profile', 'strict'], /^unknown --profile "strict" \(expected contract, openmetadata or openmetadata-1\.10\)$/],
     [['--runs', '0'], /positive/],
     [['--seed', 'abc'], /integer/],
     [['--path', '1:2'], /--seed/],

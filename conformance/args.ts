@@ -1,5 +1,5 @@
 /** Command-line arguments of `catalog-kit conform` (docs/cli.md). */
-import { isProfile, PROFILES, type Profile } from './profiles.ts';
+import { isProfile, PROFILE_CHOICES, type Profile } from './profiles.ts';
 import { isRuleId, RULE_IDS } from './rules.ts';
 
 /**
@@ -20,7 +20,8 @@ Options:
       --restricted-token JWT    token of a user without write permission, for the 403 rule (default:
                                 $CK_RESTRICTED_TOKEN)
       --profile NAME            what the target is expected to do where the contract and
-                                OpenMetadata differ: contract or openmetadata (default: contract)
+                                OpenMetadata differ: contract, openmetadata (2.0) or
+                                openmetadata-1.10 (default: contract)
       --runs N                  random sequences to run (default: 25)
       --seed S                  seed of the random sequences (default: a new one, printed by every
                                 run)
@@ -143,7 +144,7 @@ export function parseConformArgs(argv: readonly string[]): ConformArgs {
   out.restrictedToken = values.get('restricted-token');
   const profile = values.get('profile');
   if (profile !== undefined) {
-    if (!isProfile(profile)) throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}`);
+    if (!isProfile(profile)) throw new UsageError(`unknown --profile "${profile}" (expected ${PROFILE_CHOICES})`);
     out.profile = profile;
   }
   const runs = values.get('runs');

@@ -58,6 +58,7 @@ function isInterfaceOperation(path: string): boolean {
 
 /** Why the profile does not expect an operation of the interface's kinds, if it does not. */
 function notExpected(path: string, exp: ProfileExpectations): string | undefined {
+  if (!exp.deleteStale && path.endsWith('/deleteStale')) return 'the profile has no deleteStale (OpenMetadata 1.x)';
   const config = /^\/v1\/tables\/\{[^}/]+\}\/(profilerConfig|tableProfilerConfig)$/.exec(path)?.[1];
   if (config && config !== exp.profilerConfigPath && config !== 'tableProfilerConfig') {
     return `the profile expects the profiler configuration at /${exp.profilerConfigPath} only`;

@@ -24,7 +24,8 @@ export interface RequestSpec {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   /** Path under the base URL, starting with `/v1/`. */
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
+  /** Query parameters; an array repeats the parameter once per value (`search_after=a&search_after=b`). */
+  query?: Record<string, string | number | boolean | readonly string[] | undefined>;
   /** JSON body (serialised with JSON.stringify). */
   body?: unknown;
   /** Raw body text, sent as is (for malformed JSON). Wins over `body`. */
@@ -100,7 +101,10 @@ export class HttpClient {
 
   url(path: string, query?: RequestSpec['query']): string {
     const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (Array.isArray(v)) for (const item of v) params.append(k, String(item));
+      else if (v !== undefined) params.set(k, String(v));
+    }
     const qs = params.toString();
     return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
   }

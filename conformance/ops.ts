@@ -55,7 +55,8 @@ export function createdEntityProblems(
       if (ref.id !== service.id) p.push(`service reference id ${JSON.stringify(ref.id)} instead of ${service.id}`);
     }
   }
-  for (const field of ['owners', 'tags', 'domains']) {
+  // A classification has no tags or domains (interface specification, "Classification": its fields).
+  for (const field of kind.role === 'classification' ? ['owners'] : ['owners', 'tags', 'domains']) {
     const v = body[field];
     if (v === undefined && !arraysRequired) continue;
     if (!Array.isArray(v)) p.push(`${field} ${JSON.stringify(v)} is not an array`);

@@ -8,9 +8,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export type Profile = 'contract' | 'openmetadata';
+/** `openmetadata` is OpenMetadata's 2.0 release line; `openmetadata-1.10` the 1.x server where 2.0 changed it. */
+export type Profile = 'contract' | 'openmetadata' | 'openmetadata-1.10';
 
-export const PROFILES: readonly Profile[] = ['contract', 'openmetadata'];
+export const PROFILES: readonly Profile[] = ['contract', 'openmetadata', 'openmetadata-1.10'];
+
+/** The profiles as a usage message offers them: `contract, openmetadata or openmetadata-1.10`. */
+export const PROFILE_CHOICES = `${PROFILES.slice(0, -1).join(', ')} or ${PROFILES.at(-1)!}`;
 
 /** openapi/profiles.json, from conformance/ and from dist/conformance/ alike (scripts/build.mjs copies it). */
 export const PROFILE_TABLE_PATH = fileURLToPath(new URL('../openapi/profiles.json', import.meta.url));
@@ -22,6 +26,13 @@ export interface ProfileRow {
   readBy: ('server' | 'suite')[];
   contract: unknown;
   openmetadata: unknown;
+  /** The 1.x value where 2.0 changed it; absent: the `openmetadata` value. */
+  'openmetadata-1.10'?: unknown;
+}
+
+/** A row's value in a profile: `openmetadata-1.10` falls back to `openmetadata` where 2.0 changed nothing. */
+export function rowValue(row: ProfileRow, profile: Profile): unknown {
+  return profile === 'openmetadata-1.10' && !Object.hasOwn(row, profile) ? row.openmetadata : row[profile];
 }
 
 /** The rows the suite reads, by id; what each governs is in openapi/profiles.json. */
@@ -40,6 +51,10 @@ export interface ProfileExpectations {
   bulkResultShape: boolean;
   recursiveDeleteByName: boolean;
   profileReadsByFqn: boolean;
+  entityNamePattern: string;
+  searchAfter: 'repeated' | 'joined';
+  lineageEvents: boolean;
+  deleteStale: boolean;
 }
 
 /** Every field of ProfileExpectations: the suite rows the table must have, no more, no fewer. */
@@ -58,6 +73,10 @@ const SUITE_ROWS: Record<keyof ProfileExpectations, true> = {
   bulkResultShape: true,
   recursiveDeleteByName: true,
   profileReadsByFqn: true,
+  entityNamePattern: true,
+  searchAfter: true,
+  lineageEvents: true,
+  deleteStale: true,
 };
 
 /** The JSON type of a value, with the keys of an object: both profiles' values must have the same. */
@@ -69,22 +88,21 @@ function shapeOf(value: unknown): string {
 
 /** Both profiles' expectations built from the table's suite rows; throws naming the row when the table does not fit. */
 export function expectationsFrom(rows: readonly ProfileRow[], file = PROFILE_TABLE_PATH): Record<Profile, ProfileExpectations> {
-  const values: Record<Profile, Record<string, unknown>> = { contract: {}, openmetadata: {} };
+  const values: Record<Profile, Record<string, unknown>> = { contract: {}, openmetadata: {}, 'openmetadata-1.10': {} };
   for (const row of rows) {
     if (!row.readBy.includes('suite')) continue;
     if (!Object.hasOwn(SUITE_ROWS, row.id)) throw new Error(`${file}: row "${row.id}" is read by the suite, but ProfileExpectations has no such field`);
     if (Object.hasOwn(values.contract, row.id)) throw new Error(`${file}: row "${row.id}" appears twice`);
-    if (shapeOf(row.contract) !== shapeOf(row.openmetadata) || shapeOf(row.contract) === 'undefined') {
-      throw new Error(`${file}: row "${row.id}" has a ${shapeOf(row.contract)} for contract but a ${shapeOf(row.openmetadata)} for openmetadata`);
+    for (const profile of PROFILES.slice(1)) {
+      if (shapeOf(row.contract) !== shapeOf(rowValue(row, profile)) || shapeOf(row.contract) === 'undefined') {
+        throw new Error(`${file}: row "${row.id}" has a ${shapeOf(row.contract)} for contract but a ${shapeOf(rowValue(row, profile))} for ${profile}`);
+      }
     }
-    for (const profile of PROFILES) values[profile][row.id] = row[profile];
+    for (const profile of PROFILES) values[profile][row.id] = rowValue(row, profile);
   }
   const missing = Object.keys(SUITE_ROWS).filter((id) => !Object.hasOwn(values.contract, id));
   if (missing.length > 0) throw new Error(`${file}: no suite row for ${missing.join(', ')}`);
-  return {
-    contract: Object.freeze(values.contract) as unknown as ProfileExpectations,
-    openmetadata: Object.freeze(values.openmetadata) as unknown as ProfileExpectations,
-  };
+  return Object.fromEntries(PROFILES.map((profile) => [profile, Object.freeze(values[profile]) as unknown as ProfileExpectations])) as Record<Profile, ProfileExpectations>;
 }
 
 /** The rows of openapi/profiles.json. */
@@ -110,6 +128,7 @@ export function isProfile(value: string): value is Profile {
 export const DRIFT_FREE_FIELDS: Readonly<Record<Profile, readonly string[]>> = {
   contract: ['message'],
   openmetadata: ['message'],
+  'openmetadata-1.10': ['message'],
 };
 
 /**

@@ -169,6 +169,16 @@ export const RULES: readonly Rule[] = [
     name: 'DELETE <collection>/async/{id} answers 202 with a jobId, and the entity is then deleted as by the delete by id (soft: deleted true, version +0.1)',
     source: observed('docs/behaviour.md "Asynchronous delete" (EntityResource.java deleteByIdAsync, DeleteEntityResponse)'),
   },
+  {
+    id: 'delete.stale-in-scope',
+    name: 'PUT <collection>/deleteStale with the FQNs a connector saw in a service: a dry run reports the unseen entities of the service and changes nothing; the call soft-deletes exactly those, and the seen ones and those of another service stay as they were',
+    source: observed('docs/behaviour.md "Stale entities" (bulkDeleteStaleRequest.json, BulkDeleteStaleIT.java at the 2.0 line)'),
+    expect: {
+      contract: 'as OpenMetadata 2.0 (the contract shows none of it)',
+      openmetadata: 'databases, dashboards and containers, each in a service scope',
+      'openmetadata-1.10': 'not expected (1.x has no deleteStale): not exercised',
+    },
+  },
   // Errors
   {
     id: 'not-found.unknown-id',
@@ -254,6 +264,16 @@ export const RULES: readonly Rule[] = [
     id: 'events.rejected-write-none',
     name: 'A refused write (409, 404, 400) adds no change event',
     source: observed('docs/behaviour.md "Events" (EventResource.java: events of committed changes only)'),
+  },
+  {
+    id: 'events.lineage',
+    name: 'Adding, replacing and removing a lineage edge records entityLineageAdded, entityLineageUpdated and entityLineageDeleted (entityType lineage, named <from FQN>--upstream--><to FQN>), listed by GET /v1/events?entityUpdated=lineage',
+    source: observed('docs/behaviour.md "Events" (changeEventType.json at the 2.0 line, AuditLogRepositoryTest.java)'),
+    expect: {
+      contract: 'the three lineage events, as OpenMetadata 2.0 records them',
+      openmetadata: 'the three lineage events',
+      'openmetadata-1.10': 'no lineage event (1.x has no such event types)',
+    },
   },
   {
     id: 'events.followers-notified',
@@ -527,6 +547,27 @@ export const RULES: readonly Rule[] = [
     id: 'search.index-filter',
     name: 'index=<kind>_search_index returns only hits of that kind (_index and entityType); index=all returns every kind',
     source: observed('docs/behaviour.md "Search" ("Index names", elasticsearch/indexMapping.json)'),
+  },
+  {
+    id: 'search.search-after',
+    name: 'search_after with the sort values of the last hit of a page sorted by a field gives the hits after it, in order: the pages together hold each match once, and the page after the last is empty',
+    source: observed('docs/behaviour.md "Search" (SearchResource.java search: search_after)'),
+    expect: {
+      contract: 'search_after repeated, one parameter per sort value (OpenMetadata 2.0)',
+      openmetadata: 'search_after repeated, one parameter per sort value',
+      'openmetadata-1.10': 'one search_after parameter, the sort values joined by commas',
+    },
+  },
+  // Names
+  {
+    id: 'names.refused-characters',
+    name: "A create whose name the profile's name pattern refuses answers 400 and creates nothing; a name it allows is created",
+    source: observed('docs/behaviour.md "Validation and limits" (type/basic.json entityName)'),
+    expect: {
+      contract: '`>`, `"`, control characters and `::` refused (OpenMetadata 2.0)',
+      openmetadata: '`>`, `"`, control characters and `::` refused',
+      'openmetadata-1.10': 'only `::` refused by the pattern: `a>b` and a tab are created',
+    },
   },
   // Lineage
   {

@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('../scripts/coverage-ui.mjs', import.meta.url));
 
-/** Calls the document serves, at least: the count when the data quality, data model and ODCS calls were added. */
-const FLOOR = 252;
+/** Calls the document serves, at least: 95% of the calls of OpenMetadata 2.0's UI (openapi/ui-calls.tsv). */
+const FLOOR = 307;
 
 interface Coverage {
   total: number;
@@ -28,12 +28,15 @@ function measure(args: string[] = []): Coverage {
 }
 
 describe('npm run coverage:ui', () => {
-  it(`serves at least ${FLOOR} of the UI's calls, the CSV import and export calls among them`, () => {
+  it(`serves at least ${FLOOR} of the UI's calls (95%), the CSV import and export calls of the kinds with a CSV among them`, () => {
     const coverage = measure();
-    expect(coverage.total).toBe(262);
+    expect(coverage.total).toBe(323);
     expect(coverage.served).toBeGreaterThanOrEqual(FLOOR);
+    expect(coverage.percent).toBeGreaterThanOrEqual(95);
     expect(coverage.served + coverage.missing.length).toBe(coverage.total);
-    expect(coverage.missing.filter((call) => /\/(export|import)(Async)?$/.test(call.path) && !call.path.startsWith('/v1/lineage'))).toEqual([]);
+    // Every CSV call of a kind with a CSV here is served; teams, users and glossaries have none, and the search export is not served (docs/behaviour.md "CSV import and export").
+    const csvMissing = coverage.missing.filter((call) => /\/(export|import)(Async)?$/.test(call.path) && !call.path.startsWith('/v1/lineage'));
+    expect(csvMissing.filter((call) => !/^\/v1\/(teams|users|glossaries|search)\b/.test(call.path))).toEqual([]);
   });
 
   it('matches a call to an operation segment by segment (given calls and document paths, want which are served)', () => {

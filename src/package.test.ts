@@ -303,7 +303,7 @@ describe('the installed command', TEST, () => {
       { argv: ['serve', '--prot'], want: 'catalog-kit serve: unknown option --prot' },
       { argv: ['serve', '--port', 'abc'], want: 'catalog-kit serve: --port "abc" is not a port (0-65535)' },
       { argv: ['serve', '--port', '70000'], want: 'catalog-kit serve: --port "70000" is not a port (0-65535)' },
-      { argv: ['serve', '--profile', 'bogus'], want: 'catalog-kit serve: unknown --profile "bogus" (expected contract or openmetadata)' },
+      { argv: ['serve', '--profile', 'bogus'], want: 'catalog-kit serve: unknown --profile "bogus" (expected contract, openmetadata or openmetadata-1.10)' },
       { argv: ['serve', '--log', 'loud'], want: 'catalog-kit serve: unknown --log "loud" (expected quiet, pretty, json)' },
       { argv: ['token', '--role', 'Root'], want: 'catalog-kit token: unknown role "Root" (expected Admin, DataSteward, DataConsumer)' },
       { argv: ['conform', '--runs', 'many'], want: 'catalog-kit conform: --runs must be a positive integer' },

@@ -55,7 +55,10 @@ describe('catalog-kit drift: the command line', () => {
     [['--target', 'not a url'], /--target "not a url" is not a URL/],
     [['--target', 'http://127.0.0.1:1/v1'], /ending in \/api/],
     [['--target', 'http://127.0.0.1:1/api', '--bogus'], /Unknown option '--bogus'/],
-    [['--target', 'http://127.0.0.1:1/api', '--profile', 'nope'], /--profile must be one of contract, openmetadata/],
+    [
+      ['--target', 'http://127.0.0.1:1/api', '--profile', 'nope'],
+      /unknown --profile "nope" \(expected contract, openmetadata or openmetadata-1\.10\) \(see catalog-kit drift --help\)/,
+    ],
     [['--target', 'http://127.0.0.1:1/api', '--path', '1:2'], /--path needs the --seed/],
     [['--target', 'http://127.0.0.1:1/api', '--runs', '0'], /--runs must be a positive integer/],
     [['--target', 'http://127.0.0.1:1/api'], /--target needs a token/],

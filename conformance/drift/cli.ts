@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { parseBaseUrl, UsageError } from '../args.ts';
 import { runFailure } from '../run-failure.ts';
 import { runTokenCommand, writer, type ReferenceServer, type Writer } from '../cli.ts';
-import { isProfile, PROFILES, type Profile } from '../profiles.ts';
+import { isProfile, PROFILE_CHOICES, type Profile } from '../profiles.ts';
 import { writeReportFiles, type ReportFiles } from '../report/write.ts';
 import { driftConsole, driftCtrf, driftHtml, driftJson, driftJunit, driftSarif, failedOperations } from './report.ts';
 import { runDrift, type DriftServer } from './run.ts';
@@ -33,8 +33,8 @@ Options:
                                         are sent only when both servers have one (default:
                                         $CK_REFERENCE_RESTRICTED_TOKEN)
       --profile NAME                    what both servers are expected to do where the contract and
-                                        OpenMetadata differ: contract or openmetadata (default:
-                                        contract)
+                                        OpenMetadata differ: contract, openmetadata (2.0) or
+                                        openmetadata-1.10 (default: contract)
       --runs N                          generated sequences (default: 25)
       --seed S                          seed of the sequences (default: a new one, printed by every
                                         run)
@@ -120,7 +120,7 @@ function parseDriftArgs(argv: readonly string[]): DriftArgs | undefined {
     json: v.json,
   });
   if (v.profile !== undefined) {
-    if (!isProfile(v.profile)) throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}`);
+    if (!isProfile(v.profile)) throw new UsageError(`unknown --profile "${v.profile}" (expected ${PROFILE_CHOICES})`);
     out.profile = v.profile;
   }
   if (v.runs !== undefined) {

@@ -4,10 +4,12 @@ import { contractDocuments } from './contract-documents.ts';
 import { customProperties } from './custom-properties.ts';
 import { changeEvents } from './events.ts';
 import { lineageGraph } from './lineage.ts';
+import { entityNames } from './names.ts';
 import { createAndUniqueness, deleteAndRestore, errorsAndAuth, followersAndVotes, upsertAndBulk } from './lifecycle.ts';
 import { everyOperationOfTheInterface } from './operations.ts';
 import { searchIndex } from './search.ts';
 import { sideData } from './side-data.ts';
+import { staleEntities } from './stale.ts';
 import type { Scenario } from './support.ts';
 import { csvRoundTrip, dataContractResults, tableSubresources } from './tables.ts';
 
@@ -21,6 +23,7 @@ export const SCENARIOS: readonly Scenario[] = [
   tableSubresources,
   dataContractResults,
   everyOperationOfTheInterface,
+  staleEntities,
   csvRoundTrip,
   sideData,
   contractDocuments,
@@ -29,6 +32,7 @@ export const SCENARIOS: readonly Scenario[] = [
   changeEvents,
   searchIndex,
   lineageGraph,
+  entityNames,
   customProperties,
 ];
 

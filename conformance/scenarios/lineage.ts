@@ -38,9 +38,38 @@ async function graphOf(s: Session, e: ModelEntity, by: 'id' | 'name'): Promise<G
 
 const shown = (g: Graph) => `${g.ex.status} upstreamEdges ${JSON.stringify(g.upstream)}, downstreamEdges ${JSON.stringify(g.downstream)}, nodes ${JSON.stringify(g.nodes)}`;
 
+/**
+ * `GET /v1/events?entityUpdated=lineage` lists the events of each edge, in order (rule
+ * events.lineage); a profile without lineage events lists none. Repeated for up to the settle
+ * timeout, as a target may record its events a little after the write.
+ */
+async function checkLineageEvents(s: Session, edges: readonly { name: string; types: readonly string[] }[]): Promise<void> {
+  const want = s.ctx.exp.lineageEvents;
+  const deadline = Date.now() + (s.ctx.settleTimeoutMs ?? 5_000);
+  for (;;) {
+    const ex = await s.send({ method: 'GET', path: '/v1/events', query: { entityUpdated: 'lineage' } });
+    const listed = (asArray(asObject(ex.json)?.data) ?? []).map(asObject);
+    const typesOf = (name: string) => listed.filter((e) => e?.entityFullyQualifiedName === name && e.entityType === 'lineage').map((e) => String(e?.eventType));
+    const ok = ex.status === 200 && edges.every((e) => JSON.stringify(typesOf(e.name)) === JSON.stringify(want ? e.types : []));
+    if (ok || Date.now() > deadline) {
+      s.checker.check(
+        'events.lineage',
+        ok,
+        want
+          ? `GET /v1/events?entityUpdated=lineage: ${edges.map((e) => `${e.name}: ${e.types.join(', ')}`).join('; ')}`
+          : 'GET /v1/events?entityUpdated=lineage: no lineage events (the profile has none)',
+        () => `${ex.status}: ${edges.map((e) => `${e.name}: ${JSON.stringify(typesOf(e.name))}`).join('; ')}`,
+        ex,
+      );
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 export const lineageGraph: Scenario = {
   name: 'lineage',
-  rules: ['lineage.edge-both-ends', 'lineage.edge-delete', 'lineage.hard-delete-removes-edges'],
+  rules: ['lineage.edge-both-ends', 'lineage.edge-delete', 'lineage.hard-delete-removes-edges', 'events.lineage'],
   async run(s, m) {
     const c = s.checker;
     const { entity: service } = await createEntity(s, m, KINDS.storageService, null, { checkFqn: false });
@@ -102,6 +131,14 @@ export const lineageGraph: Scenario = {
       fromMid.ex,
     );
     if (!fromMid.downstream.includes(bc)) throw new SetupError(`the edge ${bc} is not in the lineage of ${mid.fqn}`);
+
+    // The lineage changes as change events: the edge up → mid added then removed, mid → down put again (replaced).
+    const again = await s.send({ method: 'PUT', path: '/v1/lineage', body: { edge: { fromEntity: ref(mid), toEntity: ref(down), description: 'put again' } } });
+    setupOk(again, [200], `put the lineage edge ${mid.fqn} → ${down.fqn} again`);
+    await checkLineageEvents(s, [
+      { name: `${up.fqn}--upstream-->${mid.fqn}`, types: ['entityLineageAdded', 'entityLineageDeleted'] },
+      { name: `${mid.fqn}--upstream-->${down.fqn}`, types: ['entityLineageAdded', 'entityLineageUpdated'] },
+    ]);
 
     // A hard-deleted end takes its edges with it.
     const gone = await s.send({ method: 'DELETE', path: entityPath(down, 'id'), query: { hardDelete: true } });

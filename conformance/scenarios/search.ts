@@ -55,9 +55,45 @@ async function searchUntil(s: Session, query: Record<string, string | number | b
 const ids = (h: Hits) => h.hits.map((x) => x.id);
 const shown = (h: Hits) => `${h.ex.status}, total ${h.total}: ${JSON.stringify(h.hits.map((x) => `${x.index} ${x.id}`))}`;
 
+/**
+ * Pages through the hits of `word` by `search_after` (rule search.search-after): each page one hit,
+ * sorted by name, the next page after the sort values of the one before, sent as the profile
+ * takes them (OpenMetadata 2.0: the parameter repeated per value; 1.x: one, joined by commas).
+ */
+async function checkSearchAfter(s: Session, word: string, index: string, wantIds: readonly string[]): Promise<void> {
+  const c = s.checker;
+  const seen: string[] = [];
+  let after: unknown[] | undefined;
+  for (let page = 0; page <= wantIds.length; page++) {
+    const cursor = after?.map((v) => String(v));
+    const searchAfter = cursor === undefined ? undefined : s.ctx.exp.searchAfter === 'repeated' ? cursor : cursor.join(',');
+    const ex = await s.send({
+      method: 'GET',
+      path: '/v1/search/query',
+      query: { q: word, index, size: 1, sort_field: 'name.keyword', sort_order: 'asc', search_after: searchAfter },
+    });
+    const hits = asArray(asObject(asObject(ex.json)?.hits)?.hits) ?? [];
+    const hit = asObject(hits[0]);
+    const id = String(asObject(hit?._source)?.id ?? hit?._id);
+    const want = wantIds[page];
+    const ok = c.check(
+      'search.search-after',
+      ex.status === 200 && (want === undefined ? hits.length === 0 : hits.length === 1 && id === want && Array.isArray(hit?.sort)),
+      want === undefined
+        ? `the page after the last of the ${wantIds.length} hits (search_after ${JSON.stringify(searchAfter)}) is empty`
+        : `page ${page + 1} (search_after ${JSON.stringify(searchAfter ?? null)}): the container ${want}, with its sort values`,
+      () => `${ex.status}: ${JSON.stringify(hits.map((h) => ({ id: asObject(asObject(h)?._source)?.id, sort: asObject(h)?.sort })))}`,
+      ex,
+    );
+    if (!ok || want === undefined) return;
+    seen.push(id);
+    after = hit?.sort as unknown[];
+  }
+}
+
 export const searchIndex: Scenario = {
   name: 'search',
-  rules: ['search.finds-created', 'search.index-filter', 'search.paging-consistent', 'search.deleted-hidden'],
+  rules: ['search.finds-created', 'search.index-filter', 'search.paging-consistent', 'search.search-after', 'search.deleted-hidden'],
   async run(s, m) {
     const c = s.checker;
     // One word no other entity has, in every description: the query that finds exactly these four.
@@ -131,6 +167,14 @@ export const searchIndex: Scenario = {
         last,
       );
     }
+
+    // search_after: sorted by name, one hit a page, each page after the last hit's sort values.
+    await checkSearchAfter(
+      s,
+      word,
+      containerIndex,
+      [...containers].sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1)).map((e) => e.id),
+    );
 
     // deleted: a soft-deleted container is hidden from a search, and found with deleted=true only.
     const gone = containers[1]!;

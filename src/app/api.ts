@@ -19,12 +19,17 @@ import { mountDataContractRoutes } from '../features/data-contracts/data-contrac
 import { mountOdcsRoutes } from '../features/data-contracts/odcs-routes.ts';
 import { mountDataQualityRoutes } from '../features/data-quality/data-quality-routes.ts';
 import { mountTestCaseResultRoutes } from '../features/data-quality/test-case-result-routes.ts';
+import { keepActivity } from '../features/activity/activity.ts';
+import { mountActivityRoutes } from '../features/activity/activity-routes.ts';
+import { mountConversationRoutes } from '../features/conversations/conversation-routes.ts';
 import { mountAsyncDeleteRoutes } from '../features/entities/async-delete-routes.ts';
+import { mountConnectorRoutes } from '../features/entities/connector-routes.ts';
 import { mountEntityRoutes } from '../features/entities/entity-routes.ts';
 import { mountSocialRoutes } from '../features/entities/social-routes.ts';
 import { mountSystemRoutes } from '../features/entities/system-routes.ts';
 import { mountTagAssetRoutes } from '../features/entities/tag-asset-routes.ts';
 import { mountTeamMemberRoutes } from '../features/entities/team-member-routes.ts';
+import { mountUserTokenRoutes } from '../features/entities/user-token-routes.ts';
 import { mountEventRoutes } from '../features/events/event-routes.ts';
 import { keepFollowersFeed } from '../features/events/feed.ts';
 import { mountFeedRoutes } from '../features/events/feed-routes.ts';
@@ -38,6 +43,7 @@ import { mountAssetSampleDataRoutes } from '../features/table-data/asset-sample-
 import { mountProfilerConfigRoutes } from '../features/table-data/profiler-config-routes.ts';
 import { mountTableColumnRoutes } from '../features/table-data/table-column-routes.ts';
 import { mountTableDataRoutes } from '../features/table-data/table-data-routes.ts';
+import { mountTaskRoutes } from '../features/tasks/task-routes.ts';
 import { authenticate } from '../http/authenticate.ts';
 import { authorize } from '../http/authorize.ts';
 import type { Dispatcher, DispatcherOptions } from '../http/dispatcher.ts';
@@ -95,6 +101,7 @@ export function createCatalogOf(compiled: CompiledValidators, options: ApiOption
     limits: { documentBytes: options.documentBytes, webhookHosts: options.webhooks?.allowHosts },
   });
   keepFollowersFeed(ctx);
+  keepActivity(ctx);
   const log = options.log ?? ((line: string) => console.error(line));
   return { ctx, profile, compiled, document, renderError: errorRenderer(profile, log) };
 }
@@ -113,6 +120,7 @@ export function createApi(catalog: Catalog, options: ApiOptions & Pick<Dispatche
   const routes = operationRoutes({ prefix: '/api', operations: operationsOf(compiled.tables.api, catalog.profile.name), compiled });
   // Routes specific to a path go before the generic `/:id` ones (`/dataContracts/entity`...).
   mountSystemRoutes(routes, ctx);
+  mountUserTokenRoutes(routes, ctx, options.auth ?? {});
   mountLineageRoutes(routes, ctx);
   mountMetadataTypeRoutes(routes, ctx, document);
   mountSearchRoutes(routes, ctx);
@@ -121,6 +129,7 @@ export function createApi(catalog: Catalog, options: ApiOptions & Pick<Dispatche
   mountProfilerConfigRoutes(routes, ctx);
   mountAssetSampleDataRoutes(routes, ctx);
   mountAsyncDeleteRoutes(routes, ctx);
+  mountConnectorRoutes(routes, ctx);
   mountPipelineStatusRoutes(routes, ctx);
   mountTagAssetRoutes(routes, ctx);
   mountTeamMemberRoutes(routes, ctx);
@@ -132,6 +141,9 @@ export function createApi(catalog: Catalog, options: ApiOptions & Pick<Dispatche
   mountCsvRoutes(routes, ctx);
   mountEventRoutes(routes, ctx, webhooks);
   mountFeedRoutes(routes, ctx);
+  mountTaskRoutes(routes, ctx);
+  mountActivityRoutes(routes, ctx);
+  mountConversationRoutes(routes, ctx);
   for (const kind of ctx.kinds.all) {
     mountSocialRoutes(routes, ctx, kind);
     mountEntityRoutes(routes, ctx, kind);

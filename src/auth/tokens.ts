@@ -56,7 +56,16 @@ function timeSpan(expires: string): string {
  * A signed JWT the server accepts. `expires` is the lifetime from now (timeSpan above; default 1h);
  * `catalog-kit token` checks it with tokenLifetime first.
  */
-export async function signToken(options: { user?: string; role?: Role; roles?: Role[]; expires?: string; secret?: string; issuer?: string; audience?: string }): Promise<string> {
+export async function signToken(options: {
+  user?: string;
+  role?: Role;
+  roles?: Role[];
+  expires?: string;
+  secret?: string;
+  issuer?: string;
+  audience?: string;
+  id?: string;
+}): Promise<string> {
   let jwt: SignJWT;
   let issuedAt: number;
   // jose reads the clock once for `iat` and again for a relative `exp`: across a second's boundary
@@ -70,6 +79,8 @@ export async function signToken(options: { user?: string; role?: Role; roles?: R
       .setIssuedAt(issuedAt)
       .setExpirationTime(timeSpan(options.expires ?? '1h'));
   } while (Math.floor(Date.now() / 1000) !== issuedAt);
+  // A token id (`jti`) tells apart two tokens of one user signed in the same second.
+  if (options.id) jwt.setJti(options.id);
   if (options.issuer) jwt.setIssuer(options.issuer);
   if (options.audience) jwt.setAudience(options.audience);
   return jwt.sign(new TextEncoder().encode(options.secret ?? DEVELOPMENT_SECRET));

@@ -42,9 +42,13 @@ export interface EntityChange {
 export function recordChange(ctx: CatalogContext, change: EntityChange): ChangeEvent {
   const { stored } = change;
   const entity: Entity = stored.entity;
+  const renamed =
+    change.eventType === 'entityCreated' || change.eventType === 'entityUpdated'
+      ? ctx.kinds.all.find((k) => k.type === stored.type)?.changeEventTypes?.[change.eventType]
+      : undefined;
   const event: ChangeEvent = {
     id: ctx.newId(),
-    eventType: change.eventType,
+    eventType: renamed ?? change.eventType,
     entityType: stored.type,
     entityId: entity.id,
     entityFullyQualifiedName: entity.fullyQualifiedName,
@@ -56,6 +60,11 @@ export function recordChange(ctx: CatalogContext, change: EntityChange): ChangeE
     // The stored entity is never changed in place (a write replaces it), so this is a snapshot.
     entity,
   };
+  return recordEvent(ctx, event);
+}
+
+/** Records an event made elsewhere (a lineage edge's, src/features/lineage/edges.ts): stored, bounded, told to the listeners. */
+export function recordEvent(ctx: CatalogContext, event: ChangeEvent): ChangeEvent {
   ctx.store.setSide(EVENTS, event.id, event);
   trimOldest(ctx, EVENTS, ctx.events.max);
   for (const listener of ctx.events.listeners) {
@@ -79,11 +88,14 @@ export interface EventQuery {
 
 /** The event types each filter parameter selects: `entityDeleted` covers soft and hard deletes (ChangeEventRepository.list). */
 const PARAMETER_TYPES: Readonly<Record<keyof Omit<EventQuery, 'timestamp'>, readonly ChangeEventType[]>> = {
-  entityCreated: ['entityCreated'],
-  entityUpdated: ['entityUpdated'],
+  entityCreated: ['entityCreated', 'taskCreated'],
+  entityUpdated: ['entityUpdated', 'taskUpdated'],
   entityRestored: ['entityRestored'],
   entityDeleted: ['entityDeleted', 'entitySoftDeleted'],
 };
+
+/** The lineage events (entity type `lineage`) are listed with the updates: OpenMetadata 2.0 has no parameter of their own. */
+const LINEAGE_TYPES: readonly ChangeEventType[] = ['entityLineageAdded', 'entityLineageUpdated', 'entityLineageDeleted'];
 
 /** `*` → every kind; `table,dashboard` → those; absent or empty → none. */
 function entityTypesOf(value: string | undefined): ((type: string) => boolean) | undefined {
@@ -107,7 +119,7 @@ export function listEvents(ctx: CatalogContext, query: EventQuery): ChangeEvent[
   const accepts = new Map<ChangeEventType, (type: string) => boolean>();
   for (const [parameter, eventTypes] of Object.entries(PARAMETER_TYPES) as [keyof typeof PARAMETER_TYPES, readonly ChangeEventType[]][]) {
     const test = entityTypesOf(query[parameter]);
-    if (test) for (const eventType of eventTypes) accepts.set(eventType, test);
+    if (test) for (const eventType of parameter === 'entityUpdated' ? [...eventTypes, ...LINEAGE_TYPES] : eventTypes) accepts.set(eventType, test);
   }
   if (accepts.size === 0) return [];
   const since = query.timestamp ?? 0;

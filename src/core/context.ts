@@ -120,7 +120,7 @@ type FieldProvider = (stored: StoredEntity, ctx: CatalogContext) => unknown;
  * A list query parameter that is not an FQN prefix: given the parameter's value, the test an entity
  * must pass, or undefined when that value filters nothing (`root=false`).
  */
-export type ListFilter = (value: unknown) => ((entity: Entity) => boolean) | undefined;
+export type ListFilter = (value: unknown, ctx: CatalogContext) => ((entity: Entity) => boolean) | undefined;
 
 export interface Kind {
   // The row: what the generic code serves every kind from.
@@ -154,6 +154,8 @@ export interface Kind {
   readonly defaults?: Readonly<Record<string, unknown>>;
   /** A delete is always for good, as if `hardDelete=true` were given (event subscriptions). */
   readonly hardDeleteOnly?: boolean;
+  /** The change event types the kind's creates and updates are recorded as, where not the generic ones (tasks: `taskCreated`, `taskUpdated`). */
+  readonly changeEventTypes?: Readonly<Partial<Record<'entityCreated' | 'entityUpdated', 'taskCreated' | 'taskUpdated'>>>;
 
   // Hooks: what is particular about the kind. Each is optional; without it the generic rule applies.
 

@@ -9,9 +9,10 @@ import { domainContext } from '../../test/kit.ts';
 import type { CatalogContext, ListFilter } from './context.ts';
 import type { CreateRequest } from './entity.ts';
 import { CatalogError } from './errors.ts';
-import { createEntity, softDelete } from './lifecycle.ts';
+import { createEntity, patchEntity, softDelete } from './lifecycle.ts';
 import type { ListQuery } from './listing.ts';
 import { cursorKey, encodeCursor, listEntities } from './listing.ts';
+import { addTestCaseResult } from '../features/data-quality/test-case-results.ts';
 
 const USER = 'admin';
 const ZERO_ID = '00000000-0000-4000-8000-000000000000';
@@ -67,6 +68,29 @@ beforeAll(async () => {
   ]) {
     create('apiEndpoint', { name, apiCollection: collection, endpointURL: `https://example.com/${name}` });
   }
+
+  create('testDefinition', { name: 'rowCount', description: 'r', entityType: 'TABLE', testPlatforms: ['OpenMetadata'] });
+  for (const [name, status] of [
+    ['ok', 'Success'],
+    ['bad', 'Failed'],
+    ['stopped', 'Aborted'],
+    ['never', undefined],
+  ] as const) {
+    const testCase = create('testCase', { name, entityLink: '<#E::table::svc.db.s1.t1>', testDefinition: 'rowCount' });
+    if (status) addTestCaseResult(ctx, testCase, { timestamp: 1_700_000_000_000, testCaseStatus: status });
+  }
+
+  // Tasks: TASK-00001 about t1 (owned by bob), assigned to bob; TASK-00002 about t2, completed.
+  for (const name of [USER, 'bob']) create('user', { name, email: `${name}@example.com` });
+  patchEntity(ctx, ctx.kinds.of('table'), ctx.store.getByFqn('table', 'svc.db.s1.t1')!, [{ op: 'add', path: '/owners', value: [{ id: idOf('user', 'bob'), type: 'user' }] }], USER);
+  create('task', { name: 'describe', category: 'MetadataUpdate', type: 'DescriptionUpdate', priority: 'High', about: 'svc.db.s1.t1', assignees: ['bob'] });
+  const done = create('task', { name: 'review', category: 'Review', type: 'CustomTask', about: 'svc.db.s1.t2' });
+  patchEntity(ctx, ctx.kinds.of('task'), done, [{ op: 'replace', path: '/status', value: 'Completed' }], USER);
+
+  // Announcements: one about t1 whose window holds now, one long past.
+  const now = Date.now();
+  create('announcement', { name: 'now', description: 'n', startTime: now - 60_000, endTime: now + 3_600_000, entityLink: '<#E::table::svc.db.s1.t1>' });
+  create('announcement', { name: 'past', description: 'p', startTime: 1_000, endTime: 2_000 });
 });
 
 /** The cursor at the container with this FQN (a cursor is its sort key, `<fqn>\0<id>`). */
@@ -152,6 +176,26 @@ const FILTER_CASES: { given: string; kind: string; filters: () => Record<string,
   { given: 'the domain', kind: 'table', filters: () => ({ domain: 'Sales' }), want: ['svc.db.s1.t2'] },
   { given: 'the status', kind: 'dataContract', filters: () => ({ entityStatus: 'Approved' }), want: ['svc.db.s1.t1.dataContract_c1'] },
   { given: 'the entity', kind: 'dataContract', filters: () => ({ entity: idOf('table', 'svc.db.s2.t3') }), want: ['svc.db.s2.t3.dataContract_c3'] },
+  { given: 'one status of the newest result', kind: 'testCase', filters: () => ({ testCaseStatus: 'Failed' }), want: ['svc.db.s1.t1.bad'] },
+  {
+    given: 'several statuses (the parameter repeated)',
+    kind: 'testCase',
+    filters: () => ({ testCaseStatus: ['Failed', 'Aborted'] as unknown as string }),
+    want: ['svc.db.s1.t1.bad', 'svc.db.s1.t1.stopped'],
+  },
+  { given: 'the status', kind: 'task', filters: () => ({ status: 'Open' }), want: ['TASK-00001'] },
+  { given: 'the status group', kind: 'task', filters: () => ({ statusGroup: 'closed' }), want: ['TASK-00002'] },
+  { given: 'the category', kind: 'task', filters: () => ({ category: 'MetadataUpdate' }), want: ['TASK-00001'] },
+  { given: 'the type', kind: 'task', filters: () => ({ type: 'CustomTask' }), want: ['TASK-00002'] },
+  { given: 'the priority', kind: 'task', filters: () => ({ priority: 'High' }), want: ['TASK-00001'] },
+  { given: 'the assignee', kind: 'task', filters: () => ({ assignee: 'bob' }), want: ['TASK-00001'] },
+  { given: 'the creator', kind: 'task', filters: () => ({ createdBy: USER }), want: ['TASK-00001', 'TASK-00002'] },
+  { given: 'the owner of what it is about', kind: 'task', filters: () => ({ ownedBy: 'bob' }), want: ['TASK-00001'] },
+  { given: 'visible to a user', kind: 'task', filters: () => ({ visibleTo: 'bob' }), want: ['TASK-00001'] },
+  { given: 'the entity it is about', kind: 'task', filters: () => ({ aboutEntity: 'svc.db.s1.t2' }), want: ['TASK-00002'] },
+  { given: 'the entity link', kind: 'announcement', filters: () => ({ entityLink: '<#E::table::svc.db.s1.t1>' }), want: ['now'] },
+  { given: 'the state now', kind: 'announcement', filters: () => ({ status: 'Expired' }), want: ['past'] },
+  { given: 'active', kind: 'announcement', filters: () => ({ active: 'true' }), want: ['now'] },
   {
     given: 'parameters that are no filter of the kind (own keys only)',
     kind: 'container',

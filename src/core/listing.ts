@@ -61,7 +61,7 @@ export function listEntities(ctx: CatalogContext, def: Kind, query: ListQuery): 
   const predicates: ((entity: Entity) => boolean)[] = [];
   for (const [name, value] of Object.entries(query.filters)) {
     if (!Object.hasOwn(filters, name) || value === undefined || name === prefixParam) continue;
-    const test = filters[name]!(value);
+    const test = filters[name]!(value, ctx);
     if (test) predicates.push(test);
   }
   const matches = (stored: StoredEntity | undefined): stored is StoredEntity =>

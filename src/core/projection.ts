@@ -17,9 +17,9 @@ import { maskConnection } from './secrets.ts';
 export type FieldSelection = 'all' | ReadonlySet<string>;
 
 /**
- * Parses `fields=a,b`: any property of the kind's entity schema in the document, or a relationship
- * field of the kind (OpenMetadata's `EntityRepository.allowedFields`, every property of the entity
- * class); anything else is 400 `Invalid field name x`.
+ * Parses `fields=a,b`: any property of the kind's entity schema in the profile's document (its
+ * relationship fields among them: OpenMetadata's `EntityRepository.allowedFields`, every property of
+ * the entity class), as the document's `fields` pattern lists them; anything else is 400 `Invalid field name x`.
  */
 export function parseFields(ctx: CatalogContext, def: Kind, raw: unknown): FieldSelection {
   if (raw === undefined || raw === '') return new Set();
@@ -29,7 +29,7 @@ export function parseFields(ctx: CatalogContext, def: Kind, raw: unknown): Field
     .filter((f) => f !== '');
   if (names.includes('*')) return 'all';
   const schemaFields = ctx.validators.propertyNames(def.schema);
-  for (const name of names) if (!schemaFields.has(name) && !def.relationshipFields.includes(name)) throw CatalogError.badRequest(`Invalid field name ${name}`);
+  for (const name of names) if (!schemaFields.has(name)) throw CatalogError.badRequest(`Invalid field name ${name}`);
   return new Set(names);
 }
 
@@ -39,9 +39,12 @@ export function render(ctx: CatalogContext, def: Kind, stored: StoredEntity, fie
   // Copied key by key, leaving out the relationship fields not asked for: deleting them from a copy
   // would make it a slow dictionary object for validation and JSON.stringify (bench: list page).
   const out = {} as Entity;
-  for (const key in source) if (fields === 'all' || !relationships.has(key) || fields.has(key)) out[key] = source[key];
+  // The openmetadata profiles answer only what OpenMetadata's schema of the kind lists (docs/behaviour.md
+  // "Shapes of the openmetadata profiles"); the contract profile answers what is stored, checked by its schema.
+  const shown = ctx.profile.entityShapes === 'upstream' ? ctx.validators.propertyNames(def.schema) : ALL_FIELDS;
+  for (const key in source) if ((fields === 'all' || !relationships.has(key) || fields.has(key)) && shown.has(key)) out[key] = source[key];
   for (const field of def.relationshipFields) {
-    if (fields !== 'all' && !fields.has(field)) continue;
+    if ((fields !== 'all' && !fields.has(field)) || !shown.has(field)) continue;
     const childType = def.childFields?.[field];
     if (childType !== undefined) {
       out[field] = ctx.store
@@ -54,12 +57,15 @@ export function render(ctx: CatalogContext, def: Kind, stored: StoredEntity, fie
       else if (def.emptyArrays.includes(field)) out[field] = [];
     }
   }
-  if (fields !== 'all') for (const field of def.emptyArrays) if (!relationships.has(field)) out[field] ??= [];
+  if (fields !== 'all') for (const field of def.emptyArrays) if (!relationships.has(field) && shown.has(field)) out[field] ??= [];
   if (ctx.profile.maskSecrets && out.connection !== undefined) out.connection = maskConnection(out.connection);
   addReferenceHrefs(collectionsOf(ctx.kinds), out, baseUrl);
   out.href = `${baseUrl}/v1/${def.collection}/${source.id}`;
   return out;
 }
+
+/** Every field name: what the contract profile's answers keep. */
+const ALL_FIELDS: Pick<ReadonlySet<string>, 'has'> = { has: () => true };
 
 const relationshipSets = new WeakMap<Kind, ReadonlySet<string>>();
 

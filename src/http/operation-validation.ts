@@ -53,6 +53,19 @@ function selectMediaType(content: Record<string, string | null>, mediaType: stri
   return '*/*' in content ? '*/*' : undefined;
 }
 
+/**
+ * The first name of `fields` an operation's pattern of names refuses, as OpenMetadata's message
+ * names it (`Invalid field name <x>`, docs/behaviour.md "Reading"); undefined for any other failure.
+ */
+function unknownFieldName(errors: NonNullable<CompiledFunction['errors']>, fields: unknown): string | undefined {
+  const pattern = errors.find((e) => e.instancePath === '/query/fields' && e.keyword === 'pattern')?.params.pattern;
+  if (typeof pattern !== 'string' || typeof fields !== 'string') return undefined;
+  // One name alone matches the whole pattern exactly when the operation takes it.
+  const takes = new RegExp(pattern, 'u');
+  const items = fields.split(',').map((f) => f.trim());
+  return items.find((f) => !takes.test(f)) ?? items[0];
+}
+
 export function bindOperation(entry: OperationEntry, compiled: CompiledValidators): BoundOperation {
   const params = entry.params ? lookup(compiled.params, entry.params) : undefined;
   const body = entry.body;
@@ -69,7 +82,9 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
     // The query is coerced in place; a copy of the path parameters is checked: handlers read them as strings.
     const values = { params: { ...req.params }, query: req.query, headers: req.headers };
     if (!params(values)) {
-      const details = requestDetails(params.errors ?? []);
+      const unknown = unknownFieldName(params.errors ?? [], req.query.fields);
+      if (unknown !== undefined) throw ApiError.badRequest(`Invalid field name ${unknown}`);
+      const details = requestDetails(params.errors ?? [], undefined, values);
       throw ApiError.badRequest(detailsMessage(details), details);
     }
   };
@@ -97,7 +112,7 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
   const checkBody = (req: ApiRequest, mediaType: string): void => {
     const validate = bodyValidators.get(mediaType);
     if (validate && !validate(req.body)) {
-      const details = requestDetails(validate.errors ?? [], 'body');
+      const details = requestDetails(validate.errors ?? [], 'body', req.body);
       throw ApiError.badRequest(detailsMessage(details), details);
     }
   };

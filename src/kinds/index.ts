@@ -3,9 +3,11 @@
  * its row and its hooks, `Kind` in src/core/context.ts). The catalog context holds them (src/app/app.ts); their
  * generic routes are mounted in this order. docs/adding-a-kind.md says how to add one.
  */
+import { announcement } from './announcement.ts';
 import { apiCollection } from './api-collection.ts';
 import { apiEndpoint } from './api-endpoint.ts';
 import { apiService } from './api-service.ts';
+import { bot } from './bot.ts';
 import { chart } from './chart.ts';
 import { classification } from './classification.ts';
 import { container } from './container.ts';
@@ -28,6 +30,7 @@ import { pipelineService } from './pipeline-service.ts';
 import { storageService } from './storage-service.ts';
 import { table } from './table.ts';
 import { tag } from './tag.ts';
+import { task } from './task.ts';
 import { team } from './team.ts';
 import { testCase } from './test-case.ts';
 import { testDefinition } from './test-definition.ts';
@@ -66,4 +69,7 @@ export const KINDS: readonly Kind[] = [
   testCase,
   dataContract,
   eventSubscription,
+  task,
+  announcement,
+  bot,
 ];

@@ -14,7 +14,7 @@ import { referenceTo } from '../core/entity.ts';
 import { CatalogError } from '../core/errors.ts';
 import { parseEntityLink, readEntityLink } from '../core/entity-link.ts';
 import { findLive, resolveTagLabels } from '../core/references.ts';
-import { latestTestCaseResult } from '../features/data-quality/test-case-results.ts';
+import { latestTestCaseResult, testCaseStatuses } from '../features/data-quality/test-case-results.ts';
 import { addToFqn, quoteName, splitFqn } from '../core/fqn.ts';
 import type { StoredEntity } from '../core/entity-store.ts';
 import { governed } from './shapes.ts';
@@ -144,6 +144,13 @@ export const testCase = governed('testCase', 'dataQuality/testCases', 'TestCase'
     testSuite: { kinds: ['testSuite'], by: 'fqn' },
   },
   relationshipFields: ['testCaseResult'],
+  listFilters: {
+    // One status or several (repeated), by the newest result (docs/behaviour.md "Data quality").
+    testCaseStatus: (value, ctx) => {
+      const wanted = testCaseStatuses(value);
+      return wanted ? (entity) => wanted.has(latestTestCaseResult(ctx, entity.id)?.testCaseStatus ?? '') : undefined;
+    },
+  },
   // A test case is named under the entity (and column) it tests.
   fqn(request, entity, ctx) {
     const link = parseEntityLink(String(request.entityLink));

@@ -2,12 +2,13 @@
  * The hand-written OpenAPI document (openapi/openapi.yaml and the files it references), as the
  * server reads it: the pre-bundled JSON written by `npm run gen:types`
  * (openapi/generated/openapi.bundle.json, one object with internal references), with the active
- * profile's small overlay (the `openmetadata` profile accepts a service create request without
- * `connection`, see src/config/profiles.ts). No YAML is parsed and nothing is hashed at start-up;
+ * profile's overlay (src/openapi/profile-overlay.ts): what the profile accepts and answers where it
+ * differs from the document as written. No YAML is parsed and nothing is hashed at start-up;
  * openapi/document.test.ts fails when the bundle is older than the YAML.
  */
 import type { Profile } from '../config/profiles.ts';
 import { readBundle } from './bundle-loader.ts';
+import { applyProfileOverlay } from './profile-overlay.ts';
 
 export type OpenApiDocument = {
   openapi: string;
@@ -35,21 +36,12 @@ export type DocumentSource = () => OpenApiDocument;
  * JSON) on the first request that needs it, not at start-up (bench: cold start).
  */
 export function readDocument(profile?: Profile): OpenApiDocument {
-  const key = profile && !profile.serviceConnectionRequired ? 'relaxed' : 'as-written';
+  const key = profile?.name ?? 'as-written';
   let doc = loaded.get(key);
   if (!doc) {
     doc = readBundle().document;
-    if (key === 'relaxed') relaxServiceConnection(doc);
+    if (profile) applyProfileOverlay(doc, profile);
     loaded.set(key, doc);
   }
   return doc;
-}
-
-function relaxServiceConnection(doc: OpenApiDocument): void {
-  for (const [name, schema] of Object.entries(doc.components.schemas)) {
-    if (!/^Create\w+Service$/.test(name)) continue;
-    for (const part of (schema.allOf as JsonSchema[] | undefined) ?? []) {
-      if (Array.isArray(part.required)) part.required = part.required.filter((f) => f !== 'connection');
-    }
-  }
 }

@@ -23,6 +23,33 @@ describe('requestDetails: a request problem names the value, as OpenMetadata doe
   it.each(cases)('$given.keyword at "$given.instancePath" → $want.message', ({ given, part, want }) => {
     expect(requestDetails([given], part)).toEqual([want]);
   });
+
+  const enumCases: { given: AjvError; part?: RequestPart; data: unknown; want: string }[] = [
+    {
+      given: error('enum', '/params/reactionType', { allowedValues: ['heart', 'rocket'] }, 'must be equal to one of the allowed values'),
+      data: { params: { reactionType: 'bogus$' } },
+      want: 'path param reactionType must be equal to one of the allowed values (heart, rocket), not "bogus$"',
+    },
+    {
+      given: error('enum', '/query/include/0', { allowedValues: ['all', 'deleted'] }, 'must be equal to one of the allowed values'),
+      data: { query: { include: ['x'] } },
+      want: 'query param include.0 must be equal to one of the allowed values (all, deleted), not "x"',
+    },
+    {
+      given: error('enum', '/entityStatus', { allowedValues: ['Draft'] }, 'must be equal to one of the allowed values'),
+      part: 'body',
+      data: { entityStatus: 'y'.repeat(150) },
+      want: `entityStatus must be equal to one of the allowed values (Draft), not "${'y'.repeat(99)}…`,
+    },
+    {
+      given: error('enum', '/params/x', { allowedValues: ['a'] }, 'must be equal to one of the allowed values'),
+      data: undefined,
+      want: 'path param x must be equal to one of the allowed values (a)',
+    },
+  ];
+  it.each(enumCases)('a value outside an enum is named with the allowed values: $want', ({ given, part, data, want }) => {
+    expect(requestDetails([given], part, data).map((d) => d.message)).toEqual([want]);
+  });
 });
 
 describe('schemaDetails: a value checked against a component schema keeps its own paths', () => {

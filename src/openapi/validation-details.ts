@@ -29,12 +29,30 @@ function dottedPath(path: string): string {
   return path.replace(/^\//, '').replace(/\//g, '.');
 }
 
+/** The value at a JSON pointer (`/params/reactionType`) of `root`, if there is one. */
+function valueAt(root: unknown, pointer: string): unknown {
+  let at = root;
+  for (const part of pointer.split('/').slice(1)) {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+/** A refused value as a message shows it: JSON, cut to 100 characters. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
 /**
  * A request's problems, one detail per error. `path` is the value's place in the request
  * (`/body/name`); for a missing or unknown property it names that property, as OpenMetadata does.
  * The message starts with the value's name: `query param limit must be integer`, `name must not be null`.
+ * Given the validated value (`data`), a value outside an enum is named with the values allowed.
  */
-export function requestDetails(errors: readonly AjvError[], part?: RequestPart): ErrorDetail[] {
+export function requestDetails(errors: readonly AjvError[], part?: RequestPart, data?: unknown): ErrorDetail[] {
   return errors.map((e) => {
     // Errors of the parameter validators start with their part (`/query/limit`); body ones do not.
     const base = part ? `/${part}${e.instancePath}` : e.instancePath;
@@ -47,6 +65,11 @@ export function requestDetails(errors: readonly AjvError[], part?: RequestPart):
     if (e.keyword === 'required') return { path, message: `${where}${leaf} must not be null` };
     if (isUnknownProperty(e)) return { path, message: `Unrecognized field "${leaf}"` };
     if (e.keyword === 'format' && e.params.format === 'uuid') return { path, message: `${where}${leaf} must be a UUID` };
+    if (e.keyword === 'enum' && Array.isArray(e.params.allowedValues)) {
+      const value = data === undefined ? undefined : valueAt(data, e.instancePath);
+      const given = value === undefined ? '' : `, not ${shown(value)}`;
+      return { path, message: `${where}${leaf || 'body'} must be equal to one of the allowed values (${e.params.allowedValues.map(String).join(', ')})${given}` };
+    }
     return { path, message: `${where}${leaf || 'body'} ${e.message ?? e.keyword}` };
   });
 }

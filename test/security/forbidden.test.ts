@@ -36,6 +36,8 @@ const PATH_VALUES: Record<string, string> = {
   fromId: '6f1e0000-0000-4000-8000-0000000000a3',
   toId: '6f1e0000-0000-4000-8000-0000000000a4',
   testSuiteId: '6f1e0000-0000-4000-8000-0000000000a5',
+  // A CSV job's id is its number (CsvJobId in openapi/schemas/csv-jobs.yaml).
+  jobId: '42',
   fqn: 'svc.thing',
   version: '0.1',
   timestamp: '1700000000000',

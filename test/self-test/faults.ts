@@ -290,6 +290,12 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
     }
   },
 
+  /** A dry run of deleteStale is sent on as a real one: it deletes what it should only report. */
+  'delete.stale-in-scope': (x) => {
+    const body = asJson(x.body);
+    if (x.method === 'PUT' && x.forward.pathname.endsWith('/deleteStale') && body?.dryRun === true) x.forward.body = { ...body, dryRun: false };
+  },
+
   // Errors
   /** A 404 for an unknown id is answered 200 {}. */
   'not-found.unknown-id': (x) => {
@@ -343,6 +349,12 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
   'events.one-per-write': (x) => {
     if (x.method === 'GET' && x.target?.collection === 'events' && x.target.shape === '') {
       rewriteEntity(x, 200, (b) => (Array.isArray(b.data) ? { ...b, data: b.data.flatMap((e: unknown) => [e, e]) } : undefined));
+    }
+  },
+  /** The lineage events are left out of the list. */
+  'events.lineage': (x) => {
+    if (x.method === 'GET' && x.target?.collection === 'events' && x.target.shape === '') {
+      rewriteEntity(x, 200, (b) => (Array.isArray(b.data) ? { ...b, data: (b.data as Json[]).filter((e) => !String(e.eventType).startsWith('entityLineage')) } : undefined));
     }
   },
   /** The events come newest first. */
@@ -656,6 +668,18 @@ export const FAULTS: Readonly<Record<string, Fault>> = {
   'search.index-filter': (x) => {
     const index = x.query.get('index');
     if (isSearch(x) && index && index !== 'all') x.forward.query.set('index', 'all');
+  },
+
+  /** `search_after` never reaches the server: every page is the first. */
+  'search.search-after': (x) => {
+    if (isSearch(x)) x.forward.query.delete('search_after');
+  },
+
+  // Names
+  /** A `>` in a created name is sent on as `_`: the server creates what it should refuse. */
+  'names.refused-characters': (x) => {
+    const body = asJson(x.body);
+    if ((isCreate(x) || isUpsert(x)) && body && typeof body.name === 'string' && body.name.includes('>')) x.forward.body = { ...body, name: body.name.replaceAll('>', '_') };
   },
 
   // Lineage

@@ -197,6 +197,23 @@ describe('the profiles (docs/behaviour.md "Profiles")', () => {
     expect(report.notExercised, explain(report)).toBe(0);
   }, 400_000);
 
+  it('the openmetadata-1.10 profile of the suite passes the rules 2.0 changed against an openmetadata-1.10 server, and the 2.0 profile fails them there', async () => {
+    const started = await startServer(['--profile', 'openmetadata-1.10'], false);
+    try {
+      const old = { baseUrl: started.baseUrl, token: started.token, restrictedToken: om!.restrictedToken };
+      const rules = ['names.refused-characters', 'search.search-after', 'events.lineage'];
+      const same = await runConformance({ ...old, seed: SEED, runs: 1, profile: 'openmetadata-1.10', rules, settleTimeoutMs: SETTLE_MS });
+      const statuses = (report: ConformanceReport) => report.rules.map((r) => [r.id, r.status]).sort();
+      expect(statuses(same), explain(same)).toEqual(rules.map((id) => [id, 'pass']).sort());
+      const newer = await runConformance({ ...old, seed: SEED, runs: 1, profile: 'openmetadata', rules, settleTimeoutMs: SETTLE_MS });
+      expect(statuses(newer), explain(newer)).toEqual(rules.map((id) => [id, 'fail']).sort());
+    } finally {
+      const exited = new Promise((resolve) => started.proc.once('exit', resolve));
+      started.proc.kill('SIGTERM');
+      await exited;
+    }
+  }, 200_000);
+
   it('the contract profile of the suite fails the hard-delete and error-shape rules against it', async () => {
     const report = await runConformance({ ...om!, seed: SEED, runs: 3, profile: 'contract', rules: ['hard-delete.status', 'errors.body-shape'], settleTimeoutMs: SETTLE_MS });
     expect(

@@ -203,7 +203,10 @@ describe('usage errors: one line naming the problem and pointing at --help, exit
     { argv: ['serve', '--port'], want: 'catalog-kit serve: --port needs a value (PORT) (see catalog-kit serve --help)' },
     { argv: ['serve', '--port', 'eighty'], want: 'catalog-kit serve: --port "eighty" is not a port (0-65535) (see catalog-kit serve --help)' },
     { argv: ['serve', '--port', '70000'], want: 'catalog-kit serve: --port "70000" is not a port (0-65535) (see catalog-kit serve --help)' },
-    { argv: ['serve', '--profile', 'nope'], want: 'catalog-kit serve: unknown --profile "nope" (expected contract or openmetadata) (see catalog-kit serve --help)' },
+    {
+      argv: ['serve', '--profile', 'nope'],
+      want: 'catalog-kit serve: unknown --profile "nope" (expected contract, openmetadata or openmetadata-1.10) (see catalog-kit serve --help)',
+    },
     { argv: ['serve', '--log', 'loud'], want: `catalog-kit serve: unknown --log "loud" (expected ${LOG_FORMATS.join(', ')}) (see catalog-kit serve --help)` },
     { argv: ['serve', '--insecure-dev-key=yes'], want: 'catalog-kit serve: --insecure-dev-key takes no value (see catalog-kit serve --help)' },
     { argv: ['serve', '--jwt-secret', ''], want: 'catalog-kit serve: --jwt-secret must not be empty (see catalog-kit serve --help)' },

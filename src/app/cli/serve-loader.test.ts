@@ -42,7 +42,10 @@ describe('the built command on a wrong command line: one line pointing at --help
     { argv: ['serve', '--prot'], want: 'catalog-kit serve: unknown option --prot (see catalog-kit serve --help)' },
     { argv: ['serve', '--port', 'abc'], want: 'catalog-kit serve: --port "abc" is not a port (0-65535) (see catalog-kit serve --help)' },
     { argv: ['serve', '--port', '70000'], want: 'catalog-kit serve: --port "70000" is not a port (0-65535) (see catalog-kit serve --help)' },
-    { argv: ['serve', '--profile', 'bogus'], want: 'catalog-kit serve: unknown --profile "bogus" (expected contract or openmetadata) (see catalog-kit serve --help)' },
+    {
+      argv: ['serve', '--profile', 'bogus'],
+      want: 'catalog-kit serve: unknown --profile "bogus" (expected contract, openmetadata or openmetadata-1.10) (see catalog-kit serve --help)',
+    },
     { argv: ['serve', '--log', 'loud'], want: 'catalog-kit serve: unknown --log "loud" (expected quiet, pretty, json) (see catalog-kit serve --help)' },
     { argv: ['token', '--expires', 'soon'], want: 'catalog-kit token: --expires "soon" is not a duration (expected e.g. 30m, 1h, 7d) (see catalog-kit token --help)' },
     { argv: ['conform', '--runs', 'many'], want: 'catalog-kit conform: --runs must be a positive integer (see catalog-kit conform --help)' },

@@ -13,7 +13,7 @@ import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node
 import { isIPv4 } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import type { ProfileName } from '../../config/profiles.ts';
-import { PROFILES } from '../../config/profiles.ts';
+import { PROFILE_CHOICES, PROFILE_NAMES } from '../../config/profiles.ts';
 import type { LogFormat } from '../request-log.ts';
 import { LOG_FORMATS } from '../request-log.ts';
 import type { RunningServer } from '../server.ts';
@@ -21,15 +21,13 @@ import type { Io } from './main.ts';
 import type { CommandSpec, ParsedOptions } from './options.ts';
 import { EXIT, formatHelp, oneLine, parseOptions, StartupError, UsageError } from './options.ts';
 
-const PROFILE_NAMES = Object.keys(PROFILES) as ProfileName[];
-
 export const SERVE_COMMAND: CommandSpec = {
   name: 'serve',
   summary: 'Starts the stateful mock server at http://HOST:PORT/api and prints its URLs and an Admin token. Ctrl-C stops it.',
   options: [
     { name: 'port', short: 'p', value: 'PORT', shownDefault: '$PORT, else 8585', help: 'port to listen on; 0 picks a free one' },
     { name: 'host', value: 'HOST', default: '127.0.0.1', help: 'address to listen on; a non-loopback one (0.0.0.0) needs --jwt-secret or --jwt-public-key' },
-    { name: 'profile', value: 'NAME', default: 'contract', help: `behaviour where the contract and OpenMetadata differ: ${PROFILE_NAMES.join(' or ')}` },
+    { name: 'profile', value: 'NAME', default: 'contract', help: `behaviour where the contract and OpenMetadata differ: ${PROFILE_CHOICES}` },
     { name: 'fixtures', value: 'SOURCE', default: 'default', help: 'start-up catalog: default (the demo catalog), none, or a directory of *.json fixtures' },
     { name: 'data', value: 'FILE', help: 'keep the state in FILE across restarts (loaded instead of the fixtures when it exists)' },
     { name: 'log', value: 'FORMAT', default: 'pretty', help: `request log on stderr: ${LOG_FORMATS.join(', ')} (json: the start-up banner too is one JSON line)` },
@@ -80,7 +78,7 @@ function configFrom(args: ParsedOptions, env: NodeJS.ProcessEnv): ServeConfig {
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new UsageError(`${args.string('port') === undefined ? 'PORT' : '--port'} "${portText}" is not a port (0-65535)`);
   const profile = args.string('profile')!;
-  if (!(PROFILE_NAMES as string[]).includes(profile)) throw new UsageError(`unknown --profile "${profile}" (expected ${PROFILE_NAMES.join(' or ')})`);
+  if (!(PROFILE_NAMES as readonly string[]).includes(profile)) throw new UsageError(`unknown --profile "${profile}" (expected ${PROFILE_CHOICES})`);
   const log = args.string('log')!;
   if (!(LOG_FORMATS as readonly string[]).includes(log)) throw new UsageError(`unknown --log "${log}" (expected ${LOG_FORMATS.join(', ')})`);
   const bodyLimit = args.string('body-limit');

@@ -90,7 +90,43 @@ describe('export: the columns of each kind, as OpenMetadata writes them', () => 
   it('exportAsync answers 202 with a job id and, in place of the websocket message, the same CSV', async () => {
     const sync = (await exportOf('databases', DATABASE).expect(200)).text;
     const res = await app.get(`/api/v1/databases/name/${DATABASE}/exportAsync`).expect(202);
-    expect(res.body).toEqual({ jobId: expect.stringMatching(/^[0-9a-f-]{36}$/), message: 'Export initiated successfully.', status: 'COMPLETED', data: sync });
+    expect(res.body).toEqual({ jobId: expect.stringMatching(/^[1-9][0-9]*$/), message: 'Export initiated successfully.', status: 'COMPLETED', data: sync });
+  });
+
+  it('an async export or import is a job (OpenMetadata 2.0 /v1/csvAsyncJobs): listed, read, its result the CSV or the import result; it cannot be cancelled once done', async () => {
+    const sync = (await exportOf('databases', DATABASE).expect(200)).text;
+    const exported = (await app.get(`/api/v1/databases/name/${DATABASE}/exportAsync`).expect(202)).body;
+    const job = (await app.get(`/api/v1/csvAsyncJobs/${String(exported.jobId)}`).expect(200)).body;
+    expect(job).toMatchObject({
+      jobId: exported.jobId,
+      jobType: 'CSV_EXPORT',
+      status: 'COMPLETED',
+      entityType: 'database',
+      entityFullyQualifiedName: DATABASE,
+      createdBy: 'admin',
+    });
+    expect(job.data).toBeUndefined();
+    expect((await app.get(`/api/v1/csvAsyncJobs/${String(exported.jobId)}/result`).expect(200)).text).toBe(sync);
+    const imported = (await app.request('put', `/api/v1/databases/name/${DATABASE}/importAsync`).set('Content-Type', 'text/plain').send(sync).expect(200)).body;
+    const result = (await app.get(`/api/v1/csvAsyncJobs/${String(imported.jobId)}/result`).expect(200)).body;
+    expect(result).toEqual(imported.result);
+    expect((await app.get(`/api/v1/csvAsyncJobs/${String(imported.jobId)}`).expect(200)).body).toMatchObject({ jobType: 'CSV_IMPORT', dryRun: true, importStatus: 'success' });
+    const listed = (await app.get('/api/v1/csvAsyncJobs?jobType=CSV_IMPORT&limit=100').expect(200)).body;
+    expect(listed.data.map((j: { jobId: string }) => j.jobId)).toContain(imported.jobId);
+    expect(listed.data.every((j: { jobType: string }) => j.jobType === 'CSV_IMPORT')).toBe(true);
+    expectError(await app.put(`/api/v1/csvAsyncJobs/${String(imported.jobId)}/cancel`), 400, undefined, /is already COMPLETED/);
+    expect(Number(imported.jobId)).toBe(Number(exported.jobId) + 1);
+    expect(listed.data.map((j: { jobId: string }) => Number(j.jobId))).toEqual([...listed.data.map((j: { jobId: string }) => Number(j.jobId))].sort((a, b) => b - a));
+    await app.get('/api/v1/csvAsyncJobs/999999').expect(404);
+    expect(expectError(await app.get('/api/v1/csvAsyncJobs/00000000-0000-4000-8000-000000000000'), 400).message).toMatch(/^\[path param jobId must match pattern/);
+  });
+
+  it('the CSV documentation of a kind lists its columns in order (OpenMetadata 2.0 /v1/csv/documentation); a kind without a CSV is 404', async () => {
+    const doc = (await app.get('/api/v1/csv/documentation/table').expect(200)).body;
+    expect(doc.headers[0]).toEqual({ name: 'column.name', required: true, description: 'Required.', examples: [] });
+    const header = (await exportOf('tables', TABLE).expect(200)).text.split('\r\n')[0]!;
+    expect(doc.headers.map((h: { name: string; required: boolean }) => `${h.name}${h.required ? '*' : ''}`).join(',')).toBe(header);
+    await app.get('/api/v1/csv/documentation/user').expect(404);
   });
 
   it('an unknown entity is 404; recursive=true is 400; a DataConsumer may export', async () => {

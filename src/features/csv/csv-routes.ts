@@ -10,6 +10,7 @@ import type { ApiRequest } from '../../http/exchange.ts';
 import type { CatalogContext, Kind } from '../../core/context.ts';
 import { CatalogError } from '../../core/errors.ts';
 import { exportCsv, importCsv } from './engine.ts';
+import { cancelJob, jobNamed, listJobs, runJob, summaryOf } from './csv-jobs.ts';
 import type { CsvHook } from '../../core/csv-hook.ts';
 import { identityOf } from '../../http/exchange.ts';
 import type { OperationRoutes } from '../../http/operation-routes.ts';
@@ -27,6 +28,37 @@ function refuseRecursive(req: ApiRequest): void {
 
 export function mountCsvRoutes(routes: OperationRoutes, ctx: CatalogContext): void {
   for (const kind of ctx.kinds.all) if (kind.csv) mountKind(routes, ctx, kind, kind.csv);
+  mountJobs(routes, ctx);
+}
+
+/** The asynchronous jobs (src/features/csv/csv-jobs.ts) and the CSV documentation of each kind with a CSV. */
+function mountJobs(routes: OperationRoutes, ctx: CatalogContext): void {
+  const text = (req: ApiRequest, name: string) => {
+    const value = queryValue(req, name);
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  routes.get('/api/v1/csvAsyncJobs', (req, reply) => {
+    const jobs = listJobs(ctx, { jobType: text(req, 'jobType'), status: text(req, 'status') });
+    const limit = Number(queryValue(req, 'limit') ?? 10);
+    reply.json({ data: jobs.slice(0, limit).map(summaryOf), paging: { total: jobs.length } });
+  });
+  routes.get('/api/v1/csvAsyncJobs/:jobId', (req, reply) => reply.json(summaryOf(jobNamed(ctx, pathParam(req, 'jobId')))));
+  routes.get('/api/v1/csvAsyncJobs/:jobId/result', (req, reply) => {
+    const job = jobNamed(ctx, pathParam(req, 'jobId'));
+    if (job.status !== 'COMPLETED') throw CatalogError.badRequest(`Job ${job.jobId} is ${job.status}${job.error ? `: ${job.error}` : ''}`);
+    if (job.jobType === 'CSV_EXPORT') reply.text(job.data ?? '', 'text/plain');
+    else reply.json(job.result);
+  });
+  routes.put('/api/v1/csvAsyncJobs/:jobId/cancel', (req, reply) => reply.json(summaryOf(cancelJob(ctx, pathParam(req, 'jobId')))));
+  routes.get('/api/v1/csv/documentation/:entityType', (req, reply) => {
+    const type = pathParam(req, 'entityType');
+    const hook = ctx.kinds.all.find((k) => k.type === type)?.csv;
+    if (!hook) throw new CatalogError('notFound', `No CSV documentation for ${type}: this server has no CSV of it`);
+    reply.json({
+      summary: `The columns of the CSV of a ${type}, in order; required ones are marked * in the header.`,
+      headers: hook.columns.map((c) => ({ name: c.name, required: c.required === true, description: c.required === true ? 'Required.' : 'Optional.', examples: [] })),
+    });
+  });
 }
 
 function mountKind(routes: OperationRoutes, ctx: CatalogContext, kind: Kind, hook: CsvHook): void {
@@ -45,15 +77,21 @@ function mountKind(routes: OperationRoutes, ctx: CatalogContext, kind: Kind, hoo
     const csv = exported(req);
     reply.text(csv, 'text/plain');
   });
-  routes.get(`${base}/exportAsync`, (req, reply) => {
-    const data = exported(req);
-    reply.status(202).json({ jobId: ctx.newId(), message: 'Export initiated successfully.', status: 'COMPLETED', data });
+  const job = (req: ApiRequest, jobType: 'CSV_EXPORT' | 'CSV_IMPORT') => ({
+    jobType,
+    entityType: kind.type,
+    entityFullyQualifiedName: pathParam(req, 'fqn'),
+    createdBy: identityOf(req).user,
+  });
+  routes.get(`${base}/exportAsync`, async (req, reply) => {
+    const done = await runJob(ctx, job(req, 'CSV_EXPORT'), () => ({ data: exported(req) }));
+    reply.status(202).json({ jobId: done.jobId, message: 'Export initiated successfully.', status: 'COMPLETED', data: done.data });
   });
   routes.put(`${base}/import`, async (req, reply) => {
     reply.json(await imported(req));
   });
   routes.put(`${base}/importAsync`, async (req, reply) => {
-    const result = await imported(req);
-    reply.json({ jobId: ctx.newId(), message: 'Import is in progress.', status: 'COMPLETED', result });
+    const done = await runJob(ctx, { ...job(req, 'CSV_IMPORT'), dryRun: dryRunOf(req) }, async () => ({ result: await imported(req) }));
+    reply.json({ jobId: done.jobId, message: 'Import is in progress.', status: 'COMPLETED', result: done.result });
   });
 }

@@ -54,6 +54,20 @@ describe('test case search list (data-quality.yaml testCasesSearch)', () => {
     expect(page.body.paging).toEqual({ offset: 1, limit: 1, total: 2 });
   });
 
+  it('testCaseStatus takes several values, repeated, on the search list and the list; an unknown one is 400 (OpenMetadata 2.0)', async () => {
+    const t = await tableWithTests(['Aborted', 'Failed']);
+    const link = encodeURIComponent(`<#E::table::${t.fqn}>`);
+    const search = await c.get(`${CASES}/search/list?entityLink=${link}&includeAllTests=true&testCaseStatus=Failed&testCaseStatus=Aborted`).expect(200);
+    expect(names(search)).toEqual(['ids', 'rows']);
+    const list = await c.get(`${CASES}?entityLink=${link}&testCaseStatus=Aborted&testCaseStatus=Success&limit=1000`).expect(200);
+    expect(names(list)).toContain('rows');
+    expect(list.body.data.every((tc: Body) => tc.name !== 'ids' || tc.entityLink !== `<#E::table::${t.fqn}::columns::order_id>`)).toBe(true);
+    for (const path of [`${CASES}?testCaseStatus=Broken`, `${CASES}/search/list?testCaseStatus=Failed&testCaseStatus=Broken`]) {
+      const res = await c.get(path).expect(400);
+      expect(res.body.message, path).toMatch(/testCaseStatus/);
+    }
+  });
+
   it('fields=testCaseResult shows the newest result; a bad entity link is 400', async () => {
     const t = await tableWithTests();
     const res = await c.get(`${CASES}/search/list?entityLink=${encodeURIComponent(`<#E::table::${t.fqn}>`)}&fields=testCaseResult`).expect(200);

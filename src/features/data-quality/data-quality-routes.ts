@@ -27,6 +27,7 @@ import { identityOf } from '../../http/exchange.ts';
 import type { OperationRoutes } from '../../http/operation-routes.ts';
 import { findByFqn, findById, pathParam, queryBool, queryInclude, queryInt, queryValue, renderFor } from '../../http/request-helpers.ts';
 import { queryTimestamp } from '../table-data/table-data-routes.ts';
+import { testCaseStatuses } from './test-case-results.ts';
 
 const text = (req: ApiRequest, name: string): string | undefined => {
   const value = queryValue(req, name);
@@ -59,7 +60,7 @@ export function mountDataQualityRoutes(router: OperationRoutes, ctx: CatalogCont
       entityLink: text(req, 'entityLink'),
       includeAllTests: queryBool(req, 'includeAllTests'),
       testSuiteId: text(req, 'testSuiteId'),
-      testCaseStatus: text(req, 'testCaseStatus'),
+      testCaseStatus: testCaseStatuses((req.query as Record<string, unknown>).testCaseStatus),
       testCaseType: text(req, 'testCaseType') as 'all' | 'table' | 'column' | undefined,
       testPlatforms: list(req, 'testPlatforms'),
       serviceName: text(req, 'serviceName'),

@@ -164,7 +164,8 @@ export interface TestCaseSearch extends Page {
   entityLink?: string | undefined;
   includeAllTests: boolean;
   testSuiteId?: string | undefined;
-  testCaseStatus?: string | undefined;
+  /** The newest result's status is one of these. */
+  testCaseStatus?: ReadonlySet<string> | undefined;
   testCaseType?: 'all' | 'table' | 'column' | undefined;
   testPlatforms?: readonly string[] | undefined;
   serviceName?: string | undefined;
@@ -204,7 +205,7 @@ export function searchTestCases(ctx: CatalogContext, query: TestCaseSearch): { i
       if (!((definition?.testPlatforms as string[] | undefined) ?? []).some((p) => query.testPlatforms!.includes(p))) return false;
     }
     const latest = latestTestCaseResult(ctx, entity.id);
-    if (query.testCaseStatus !== undefined && latest?.testCaseStatus !== query.testCaseStatus) return false;
+    if (query.testCaseStatus !== undefined && !query.testCaseStatus.has(latest?.testCaseStatus ?? '')) return false;
     if (query.startTimestamp !== undefined && !(latest && latest.timestamp >= query.startTimestamp)) return false;
     if (query.endTimestamp !== undefined && !(latest && latest.timestamp <= query.endTimestamp)) return false;
     return true;

@@ -36,3 +36,9 @@ export function latestTestCaseResult(ctx: CatalogContext, testCaseId: string): T
 export function listTestCaseResults(ctx: CatalogContext, testCaseId: string, range: TimeRange): { data: TestCaseResult[]; paging: Paging } {
   return timeRange(ctx.store.getSide(RESULTS, testCaseId) ?? [], range);
 }
+
+/** A `testCaseStatus` filter, given once or repeated (OpenMetadata 2.0 binds a list); none: no filter. */
+export function testCaseStatuses(value: unknown): ReadonlySet<string> | undefined {
+  const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && v !== '');
+  return values.length ? new Set(values) : undefined;
+}

@@ -22,3 +22,14 @@ describe('start-up endpoints: system version and the logged-in user', () => {
     expect((await catalog.get('/api/v1/system/version', '')).status).toBe(401);
   });
 });
+
+describe('what the web UI reads at start-up besides the version (docs/behaviour.md "System")', () => {
+  it("the sign-in and authorizer configuration, and the status of the server's parts", async () => {
+    const app = await startApp();
+    expect((await app.get('/api/v1/system/config/auth').expect(200)).body).toMatchObject({ provider: 'basic', providerName: 'catalog-kit', enableSelfSignup: false });
+    expect((await app.get('/api/v1/system/config/authorizer').expect(200)).body).toMatchObject({ useRolesFromProvider: true });
+    const status = (await app.get('/api/v1/system/status').expect(200)).body as Record<string, { passed: boolean }>;
+    expect(Object.keys(status).sort()).toEqual(['database', 'jwks', 'migrations', 'pipelineServiceClient', 'searchInstance']);
+    expect(Object.values(status).every((step) => step.passed)).toBe(true);
+  });
+});

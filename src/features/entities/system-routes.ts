@@ -19,6 +19,42 @@ export function mountSystemRoutes(router: OperationRoutes, ctx: CatalogContext):
     reply.json({ version: VERSION, revision: 'catalog-kit', timestamp: STARTED_AT });
   });
 
+  // What the web UI reads at start-up (docs/behaviour.md "System"): catalog-kit verifies bearer JWTs
+  // itself and reads the roles from them.
+  router.get('/api/v1/system/config/auth', (_req, reply) => {
+    reply.json({
+      provider: 'basic',
+      providerName: 'catalog-kit',
+      publicKeyUrls: [],
+      authority: '',
+      clientId: '',
+      callbackUrl: '',
+      jwtPrincipalClaims: ['sub', 'email', 'preferred_username'],
+      enableSelfSignup: false,
+    });
+  });
+  router.get('/api/v1/system/config/authorizer', (_req, reply) => {
+    reply.json({
+      className: 'catalog-kit',
+      containerRequestFilter: 'catalog-kit',
+      adminPrincipals: [],
+      principalDomain: '',
+      enforcePrincipalDomain: false,
+      enableSecureSocketConnection: false,
+      useRolesFromProvider: true,
+    });
+  });
+  router.get('/api/v1/system/status', (_req, reply) => {
+    const pass = (description: string) => ({ description, passed: true });
+    reply.json({
+      database: pass('The store is in the server process.'),
+      searchInstance: pass('The search index is built from the store in the server process.'),
+      pipelineServiceClient: { description: 'No pipeline service client: catalog-kit runs no ingestion pipelines.', passed: true, message: 'not configured' },
+      jwks: pass('Tokens are verified with the key the server was started with.'),
+      migrations: { description: 'No migrations: the state is the current shape.', passed: true, message: 'none to run' },
+    });
+  });
+
   router.get('/api/v1/users/loggedInUser', (req, reply) => {
     // authenticate() created the user of the token on first use; a soft-deleted one is 404 unless included.
     const stored = findById(ctx, users, identityOf(req).userId, queryInclude(req));

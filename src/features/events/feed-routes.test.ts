@@ -199,3 +199,39 @@ describe('the feed is bounded like the event log', () => {
     }
   });
 });
+
+describe('user conversations in the feed (POST /v1/feed, posts)', () => {
+  it("a thread is started about an entity, listed as its author's (OWNER), posted to; a post is edited by its writer and deleted", async () => {
+    const app = await startApp();
+    const bob = (await app.post('/api/v1/users', { name: 'bob_feed', email: 'bob_feed@example.com' }).expect(201)).body as { id: string };
+    await app.put('/api/v1/services/storageServices', { name: 'lake', serviceType: 'S3', connection: { config: { type: 'S3' } } }).expect(201);
+    await app.post('/api/v1/containers', { name: 'raw', service: 'lake' }).expect(201);
+    const thread = (await app.post('/api/v1/feed', { message: 'Still used?', about: '<#E::container::lake.raw>' }).expect(201)).body as Record<string, unknown>;
+    expect(thread).toMatchObject({ type: 'Conversation', generatedBy: 'user', createdBy: 'admin', about: '<#E::container::lake.raw>', postsCount: 0 });
+    const admin = (await app.get('/api/v1/users/name/admin').expect(200)).body as { id: string };
+    const owned = (await app.get(`/api/v1/feed?userId=${admin.id}&filterType=OWNER`).expect(200)).body as { data: { id: string }[] };
+    expect(owned.data.map((t) => t.id)).toEqual([thread.id]);
+    expect(((await app.get(`/api/v1/feed?userId=${bob.id}`).expect(200)).body as { data: unknown[] }).data).toEqual([]);
+    const posted = (await app.post(`/api/v1/feed/${String(thread.id)}/posts`, { message: 'Yes, daily' }).expect(200)).body as {
+      posts: { id: string; from: string }[];
+      postsCount: number;
+    };
+    expect([posted.postsCount, posted.posts[0]!.from]).toEqual([1, 'admin']);
+    const postPath = `/api/v1/feed/${String(thread.id)}/posts/${posted.posts[0]!.id}`;
+    const token = await tokenFor('DataSteward', 'bob_feed');
+    await app
+      .request('patch', postPath, token)
+      .set('Content-Type', 'application/json-patch+json')
+      .send([{ op: 'replace', path: '/message', value: 'no' }])
+      .expect(403);
+    const edited = await app
+      .request('patch', postPath)
+      .set('Content-Type', 'application/json-patch+json')
+      .send([{ op: 'replace', path: '/message', value: 'Yes, hourly' }])
+      .expect(200);
+    expect(edited.body.message).toBe('Yes, hourly');
+    await app.delete(postPath).expect(200);
+    expect(((await app.get(`/api/v1/feed/${String(thread.id)}`).expect(200)).body as { postsCount: number }).postsCount).toBe(0);
+    await app.post('/api/v1/feed', { message: 'x', about: '<#E::container::lake.nothing>' }).expect(404);
+  });
+});

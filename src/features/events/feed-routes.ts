@@ -6,7 +6,9 @@ import type { ApiRequest } from '../../http/exchange.ts';
 import type { Operation } from 'fast-json-patch';
 import type { CatalogContext } from '../../core/context.ts';
 import type { FeedFilterType, FeedQuery, Thread } from './feed.ts';
-import { countThreads, deleteThread, getThread, pageOfThreads, patchThread, selectThreads } from './feed.ts';
+import { addPost, changePost, countThreads, deleteThread, getThread, pageOfThreads, patchThread, postOf, selectThreads, startThread } from './feed.ts';
+import type { Schemas } from '../../core/entity.ts';
+import { ApiError } from '../../http/errors.ts';
 import { identityOf } from '../../http/exchange.ts';
 import type { OperationRoutes } from '../../http/operation-routes.ts';
 import { pathParam, queryInt, queryValue } from '../../http/request-helpers.ts';
@@ -51,6 +53,32 @@ export function mountFeedRoutes(router: OperationRoutes, ctx: CatalogContext): v
 
   router.patch('/api/v1/feed/:id', (req, reply) => {
     reply.json(withHref(req, patchThread(ctx, pathParam(req, 'id'), req.body as Operation[], identityOf(req).user)));
+  });
+
+  router.post('/api/v1/feed', (req, reply) => {
+    const body = req.body as Schemas['CreateThread'];
+    reply.status(201).json(withHref(req, startThread(ctx, body, body.from ?? identityOf(req).user)));
+  });
+
+  router.post('/api/v1/feed/:id/posts', (req, reply) => {
+    const body = req.body as Schemas['CreateReply'];
+    reply.json(withHref(req, addPost(ctx, pathParam(req, 'id'), body.message, body.from ?? identityOf(req).user)));
+  });
+
+  // A post's message is changed by its writer; a post is deleted by its writer or an Admin.
+  const requireWriter = (req: ApiRequest, deleting: boolean) => {
+    const { user, roles } = identityOf(req);
+    const post = postOf(ctx, pathParam(req, 'id'), pathParam(req, 'postId'));
+    if (post.from !== user && !(deleting && roles.includes('Admin'))) throw ApiError.forbidden(user, deleting ? 'Delete' : 'EditAll');
+  };
+  router.patch('/api/v1/feed/:id/posts/:postId', (req, reply) => {
+    const operations = req.body as Operation[];
+    if (operations.some((op) => op.path === '/message')) requireWriter(req, false);
+    reply.json(changePost(ctx, pathParam(req, 'id'), pathParam(req, 'postId'), operations, identityOf(req).user));
+  });
+  router.delete('/api/v1/feed/:id/posts/:postId', (req, reply) => {
+    requireWriter(req, true);
+    reply.json(changePost(ctx, pathParam(req, 'id'), pathParam(req, 'postId'), undefined, identityOf(req).user));
   });
 
   router.delete('/api/v1/feed/:id', (req, reply) => {

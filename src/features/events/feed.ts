@@ -25,7 +25,7 @@ import { detailsText } from '../../openapi/validation-details.ts';
 import type { SideData } from '../../core/side-data.ts';
 import { NO_ENTITY, sideValue } from '../../core/side-data.ts';
 import { trimOldest } from '../../core/bounded.ts';
-import { textFromBase64url, textToBase64url } from '../../platform/encoding.ts';
+import { pageInTimeOrder } from '../../core/time-paging.ts';
 
 export type Thread = Schemas['Thread'];
 export type ThreadCount = Schemas['ThreadCount'];
@@ -52,6 +52,11 @@ const VERBS: Readonly<Record<ChangeEvent['eventType'], string>> = {
   entitySoftDeleted: 'soft deleted',
   entityDeleted: 'deleted',
   entityRestored: 'restored',
+  entityLineageAdded: 'added lineage to',
+  entityLineageUpdated: 'updated lineage of',
+  entityLineageDeleted: 'removed lineage from',
+  taskCreated: 'created a task on',
+  taskUpdated: 'updated a task on',
 };
 
 /** The field changes of an event, each with its operation (added, updated, deleted). */
@@ -149,10 +154,14 @@ export function selectThreads(ctx: CatalogContext, query: FeedQuery): Thread[] {
   if (query.userId !== undefined) {
     const user = userOf(ctx, query.userId);
     const filterType = query.filterType ?? 'OWNER';
-    // Every thread of this feed is a notification to a follower: only FOLLOWS (or OWNER_OR_FOLLOWS) finds any.
-    if (filterType !== 'FOLLOWS' && filterType !== 'OWNER_OR_FOLLOWS') return [];
     const addressee = entityLinkOf(ctx.kinds.principal.type, user.fullyQualifiedName);
-    tests.push((t) => t.addressedTo === addressee);
+    // A follower's notifications (FOLLOWS); the conversations a user started (OWNER); a mention of the user.
+    const follows = (t: Thread) => t.generatedBy === 'system' && t.addressedTo === addressee;
+    const owns = (t: Thread) => t.generatedBy === 'user' && t.createdBy === user.name;
+    const mentions = (t: Thread) => [t.message, ...(t.posts ?? []).map((p) => p.message)].some((m) => m.includes(addressee) || m.includes(`@${user.name}`));
+    const test = { FOLLOWS: follows, OWNER: owns, OWNER_OR_FOLLOWS: (t: Thread) => owns(t) || follows(t), MENTIONS: mentions }[filterType as string];
+    if (!test) return [];
+    tests.push(test);
   }
   if (query.entityLink !== undefined) {
     const link = readEntityLink(query.entityLink) ?? { type: '', fqn: query.entityLink };
@@ -168,43 +177,9 @@ export function selectThreads(ctx: CatalogContext, query: FeedQuery): Thread[] {
   return out.reverse().sort((a, b) => (b.threadTs ?? 0) - (a.threadTs ?? 0));
 }
 
-function encodeCursor(thread: Thread): string {
-  return textToBase64url(`${thread.threadTs ?? 0}:${thread.id}`);
-}
-
-function decodeCursor(cursor: string): { ts: number; id: string } {
-  const match = /^(\d+):([0-9a-f-]{36})$/i.exec(textFromBase64url(cursor) ?? '');
-  if (!match) throw CatalogError.badRequest(`Invalid cursor ${cursor}`);
-  return { ts: Number(match[1]), id: match[2]! };
-}
-
-/** Where a cursor points in a newest-first list: its thread, or where a thread of its time would be when it is gone. */
-function positionOf(threads: readonly Thread[], cursor: string): { index: number; found: boolean } {
-  const { ts, id } = decodeCursor(cursor);
-  const index = threads.findIndex((t) => t.id === id);
-  if (index >= 0) return { index, found: true };
-  const next = threads.findIndex((t) => (t.threadTs ?? 0) < ts);
-  return { index: next === -1 ? threads.length : next, found: false };
-}
-
 /** A page of a feed (OpenMetadata's ResultList): `limit` threads after `after`, or before `before`; `paging.total` counts them all. */
 export function pageOfThreads(threads: readonly Thread[], limit: number, before?: string, after?: string): { data: Thread[]; paging: Paging } {
-  if (before !== undefined && after !== undefined) throw CatalogError.badRequest('Only one of before or after query parameter allowed');
-  const paging: Paging = { total: threads.length };
-  let start: number;
-  let end: number;
-  if (before !== undefined) {
-    end = positionOf(threads, before).index;
-    start = Math.max(0, end - limit);
-  } else {
-    const at = after === undefined ? { index: 0, found: false } : positionOf(threads, after);
-    start = at.found ? at.index + 1 : at.index;
-    end = Math.min(threads.length, start + limit);
-  }
-  const data = threads.slice(start, end);
-  if (data.length && start > 0) paging.before = encodeCursor(data[0]!);
-  if (data.length && end < threads.length) paging.after = encodeCursor(data[data.length - 1]!);
-  return { data, paging };
+  return pageInTimeOrder(threads, (t) => ({ ts: t.threadTs ?? 0, id: t.id }), 'newest-first', limit, before, after);
 }
 
 const emptyCount = (entityLink: string): ThreadCount => ({
@@ -261,6 +236,89 @@ export function patchThread(ctx: CatalogContext, id: string, operations: Operati
   const updated = { ...(next as Thread), updatedAt: Math.max(ctx.now(), thread.updatedAt ?? 0), updatedBy: user };
   ctx.store.setSide(THREADS, id, updated);
   return updated;
+}
+
+/** `POST /v1/feed`: a user's conversation about the entity the link names (404 when there is none). */
+export function startThread(ctx: CatalogContext, body: { message: string; about: string; addressedTo?: string | undefined }, from: string): Thread {
+  const link = readEntityLink(body.about);
+  if (!link || !ctx.kinds.all.some((k) => k.type === link.type)) throw CatalogError.badRequest(`Invalid entityLink ${body.about}`);
+  const entity = ctx.store.getByFqn(link.type, link.fqn);
+  if (!entity || entity.entity.deleted) throw CatalogError.notFound(link.type, link.fqn);
+  const now = ctx.now();
+  const thread: Thread = {
+    id: ctx.newId(),
+    type: 'Conversation',
+    threadTs: now,
+    about: entityLinkOf(link.type, entity.entity.fullyQualifiedName),
+    entityRef: referenceTo(entity.type, entity.entity),
+    generatedBy: 'user',
+    cardStyle: 'default',
+    fieldOperation: 'none',
+    ...(body.addressedTo !== undefined ? { addressedTo: body.addressedTo } : {}),
+    createdBy: from,
+    updatedAt: now,
+    updatedBy: from,
+    resolved: false,
+    message: body.message,
+    postsCount: 0,
+    posts: [],
+    reactions: [],
+  };
+  ctx.store.setSide(THREADS, thread.id, thread);
+  trimOldest(ctx, THREADS, ctx.events.max);
+  return thread;
+}
+
+type Post = Schemas['Post'];
+
+/** The post of a thread; 404 when there is none. */
+export function postOf(ctx: CatalogContext, id: string, postId: string): Post {
+  const post = (getThread(ctx, id).posts ?? []).find((p) => p.id === postId);
+  if (!post) throw CatalogError.notFound('post', postId);
+  return post;
+}
+
+function writePosts(ctx: CatalogContext, thread: Thread, posts: Post[], user: string): Thread {
+  const next = { ...thread, posts, postsCount: posts.length, updatedAt: Math.max(ctx.now(), thread.updatedAt ?? 0), updatedBy: user };
+  ctx.store.setSide(THREADS, thread.id, next);
+  return next;
+}
+
+/** `POST /v1/feed/{id}/posts`: answers the thread. */
+export function addPost(ctx: CatalogContext, id: string, message: string, from: string): Thread {
+  const thread = getThread(ctx, id);
+  return writePosts(ctx, thread, [...(thread.posts ?? []), { id: ctx.newId(), message, from, postTs: ctx.now(), reactions: [] }], from);
+}
+
+/** `PATCH /v1/feed/{id}/posts/{postId}` (`message`, `reactions`) and `DELETE` (no patch): answers the post. */
+export function changePost(ctx: CatalogContext, id: string, postId: string, operations: Operation[] | undefined, user: string): Post {
+  const thread = getThread(ctx, id);
+  const post = postOf(ctx, id, postId);
+  if (!operations) {
+    writePosts(
+      ctx,
+      thread,
+      (thread.posts ?? []).filter((p) => p.id !== postId),
+      user,
+    );
+    return post;
+  }
+  let patched: Post;
+  try {
+    patched = fastJsonPatch.applyPatch(structuredClone(post), operations, true, false).newDocument;
+  } catch (error) {
+    throw CatalogError.badRequest(`Invalid JSON Patch: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  }
+  const next: Post = { ...post, message: patched.message, ...(patched.reactions ? { reactions: patched.reactions } : {}) };
+  const problems = ctx.validators.validate('Post', next);
+  if (problems.length) throw CatalogError.badRequest(`Invalid post after patch: ${detailsText(problems)}`, problems);
+  writePosts(
+    ctx,
+    thread,
+    (thread.posts ?? []).map((p) => (p.id === postId ? next : p)),
+    user,
+  );
+  return next;
 }
 
 /** `DELETE /v1/feed/{id}`: the thread, gone. */

@@ -9,6 +9,7 @@
  * removing it, so a restore brings it back. Adding or removing an edge makes no new version of
  * either end.
  */
+import { recordEvent } from '../../core/change-events.ts';
 import { CatalogError } from '../../core/errors.ts';
 import type { CatalogContext, Kind } from '../../core/context.ts';
 import type { EntityReference, Schemas } from '../../core/entity.ts';
@@ -121,17 +122,56 @@ export function addEdge(ctx: CatalogContext, body: AddLineage, user: string): Li
     ...(edge.description !== undefined ? { description: edge.description } : {}),
     lineageDetails: details,
   };
-  const others = edgesFrom(ctx, from.entity.id).filter((e) => e.toEntity !== to.entity.id);
+  const edges = edgesFrom(ctx, from.entity.id);
+  const others = edges.filter((e) => e.toEntity !== to.entity.id);
   ctx.store.setSide(EDGES, from.entity.id, [...others, stored]);
+  recordLineageEvent(ctx, others.length < edges.length ? 'entityLineageUpdated' : 'entityLineageAdded', from, to, stored, user);
   return stored;
 }
 
 /** Removes the edge between two entities (either may be soft-deleted); 404 `Lineage edge not found` when there is none. */
-export function removeEdge(ctx: CatalogContext, from: StoredEntity, to: StoredEntity): void {
+export function removeEdge(ctx: CatalogContext, from: StoredEntity, to: StoredEntity, user: string): void {
   const edges = edgesFrom(ctx, from.entity.id);
   const kept = edges.filter((e) => e.toEntity !== to.entity.id);
   if (kept.length === edges.length) throw new CatalogError('notFound', 'Lineage edge not found');
   ctx.store.setSide(EDGES, from.entity.id, kept.length ? kept : undefined);
+  recordLineageEvent(
+    ctx,
+    'entityLineageDeleted',
+    from,
+    to,
+    edges.find((e) => e.toEntity === to.entity.id)!,
+    user,
+  );
+}
+
+/**
+ * OpenMetadata 2.0's lineage change events (profile row `lineageEvents`; docs/behaviour.md
+ * "Events"): entity type `lineage`, the edge named `<from FQN>--upstream--><to FQN>`; the id and
+ * versions are the downstream entity's (a lineage change makes no version), the entity the edge
+ * with both ends as references.
+ */
+function recordLineageEvent(
+  ctx: CatalogContext,
+  eventType: 'entityLineageAdded' | 'entityLineageUpdated' | 'entityLineageDeleted',
+  from: StoredEntity,
+  to: StoredEntity,
+  edge: LineageEdge,
+  user: string,
+): void {
+  if (!ctx.profile.lineageEvents) return;
+  recordEvent(ctx, {
+    id: ctx.newId(),
+    eventType,
+    entityType: 'lineage',
+    entityId: to.entity.id,
+    entityFullyQualifiedName: `${from.entity.fullyQualifiedName}--upstream-->${to.entity.fullyQualifiedName}`,
+    userName: user,
+    timestamp: ctx.now(),
+    previousVersion: to.entity.version,
+    currentVersion: to.entity.version,
+    entity: { ...edge, fromEntity: referenceTo(from.type, from.entity), toEntity: referenceTo(to.type, to.entity) },
+  });
 }
 
 /** `GET /v1/lineage/getLineageEdge/{fromId}/{toId}`: the details of one edge, or 404. */

@@ -262,6 +262,29 @@ describe('impact analysis, counts, platform view, failing tests, export', () => 
   });
 });
 
+describe('hydrate (OpenMetadata 2.0 POST /v1/lineage/hydrate)', () => {
+  it('answers the nodes of a graph whole, by type, with the fields asked for; what is not there is dropped and counted', async () => {
+    const graph = (await c.get(`/api/v1/lineage/table/${e.fact!.id}`).expect(200)).body as { nodes: { id: string; type?: string }[]; entity: { id: string } };
+    const nodes = [{ id: e.fact!.id, type: 'table' }, ...graph.nodes.map((n) => ({ id: n.id, type: n.type ?? '' }))];
+    const res = await c
+      .post('/api/v1/lineage/hydrate', {
+        entities: [...nodes, { id: '00000000-0000-4000-8000-000000000000', type: 'table' }, { id: e.pipe!.id, type: 'nothing' }],
+        fields: 'owners,columns,charts',
+      })
+      .expect(200);
+    const byType = res.body.entitiesByType as Record<string, { id: string; owners?: unknown; columns?: unknown }[]>;
+    expect(res.body.droppedCount).toBe(2);
+    expect(byType.table!.map((t) => t.id).sort()).toEqual(
+      nodes
+        .filter((n) => n.type === 'table')
+        .map((n) => n.id)
+        .sort(),
+    );
+    expect(byType.table!.every((t) => Array.isArray(t.owners) && Array.isArray(t.columns))).toBe(true);
+    await c.post('/api/v1/lineage/hydrate', { entities: [] }).expect(400);
+  });
+});
+
 describe('edges and the lifecycle of their ends', () => {
   it('a soft-deleted end hides its edges; a restore brings them back; a hard delete removes them', async () => {
     const a = await create('a', 'table', 'tables', { name: 'life_a', databaseSchema: 'wh.db.sch', columns: cols('x') });
@@ -292,6 +315,40 @@ describe('edges and the lifecycle of their ends', () => {
     await c.delete(`/api/v1/lineage/table/name/${encodeURIComponent(a.fqn)}/table/name/${encodeURIComponent(b.fqn)}`).expect(200);
     await c.get(`/api/v1/lineage/getLineageEdge/${a.id}/${b.id}`).expect(404);
     await c.delete(`/api/v1/lineage/table/00000000-0000-4000-8000-000000000000/table/${b.id}`).expect(404);
+  });
+
+  it('adding, replacing and removing an edge records entityLineageAdded, entityLineageUpdated and entityLineageDeleted (OpenMetadata 2.0)', async () => {
+    const a = await create('ev_a', 'table', 'tables', { name: 'ev_a', databaseSchema: 'wh.db.sch', columns: cols('x') });
+    const b = await create('ev_b', 'table', 'tables', { name: 'ev_b', databaseSchema: 'wh.db.sch', columns: cols('x') });
+    await c.put('/api/v1/lineage', edge(a, b)).expect(200);
+    await c.put('/api/v1/lineage', { edge: { ...edge(a, b).edge, description: 'again' } }).expect(200);
+    await c.delete(`/api/v1/lineage/table/${a.id}/table/${b.id}`).expect(200);
+    const all = (await c.get('/api/v1/events?entityUpdated=lineage').expect(200)).body.data as Record<string, unknown>[];
+    const events = all.filter((ev) => ev.entityId === b.id);
+    expect(events.map((ev) => [ev.eventType, ev.entityType, ev.entityFullyQualifiedName, ev.entityId])).toEqual(
+      ['entityLineageAdded', 'entityLineageUpdated', 'entityLineageDeleted'].map((type) => [type, 'lineage', `${a.fqn}--upstream-->${b.fqn}`, b.id]),
+    );
+    expect(events[1]!.entity).toMatchObject({ fromEntity: { id: a.id, type: 'table' }, toEntity: { id: b.id, type: 'table' }, description: 'again' });
+    // Not about a table: a list of the tables' updates leaves them out.
+    const tables = (await c.get('/api/v1/events?entityUpdated=table').expect(200)).body.data as Record<string, unknown>[];
+    expect(tables.filter((ev) => String(ev.eventType).startsWith('entityLineage'))).toEqual([]);
+  });
+
+  it('profile openmetadata-1.10 records no lineage events', async () => {
+    const old = await startApp({ profile: 'openmetadata-1.10' });
+    try {
+      await old.put('/api/v1/services/databaseServices', { name: 'wh', serviceType: 'Mysql' }).expect(201);
+      await old.put('/api/v1/databases', { name: 'db', service: 'wh' }).expect(201);
+      await old.put('/api/v1/databaseSchemas', { name: 'sch', database: 'wh.db' }).expect(201);
+      const [x, y] = await Promise.all(
+        ['x', 'y'].map(async (name) => (await old.put('/api/v1/tables', { name, databaseSchema: 'wh.db.sch', columns: cols('c') }).expect(201)).body),
+      );
+      await old.put('/api/v1/lineage', { edge: { fromEntity: { id: x.id, type: 'table' }, toEntity: { id: y.id, type: 'table' } } }).expect(200);
+      const events = (await old.get('/api/v1/events?entityUpdated=*&entityCreated=*').expect(200)).body.data as Record<string, unknown>[];
+      expect(events.filter((ev) => String(ev.eventType).startsWith('entityLineage'))).toEqual([]);
+    } finally {
+      await old.close();
+    }
   });
 
   it('the state export carries the edges, and an import brings them back', async () => {

@@ -7,6 +7,9 @@
  */
 import type { ApiRequest, Reply } from '../../http/exchange.ts';
 import type { CatalogContext } from '../../core/context.ts';
+import type { Entity, Schemas } from '../../core/entity.ts';
+import { matchesInclude } from '../../core/listing.ts';
+import { parseFields, render } from '../../core/projection.ts';
 import { identityOf } from '../../http/exchange.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { OperationRoutes } from '../../http/operation-routes.ts';
@@ -57,6 +60,30 @@ const root = (ctx: CatalogContext, req: ApiRequest) => findByFqn(ctx, String(que
 
 export function mountLineageRoutes(router: OperationRoutes, ctx: CatalogContext): void {
   const user = (req: ApiRequest) => identityOf(req).user;
+
+  // OpenMetadata 2.0's batch read of a graph's nodes: each as GET by id shows it, grouped by type;
+  // what is not there (or not visible, or of no kind here) is dropped and counted, never an error.
+  router.post(`${ROOT}/hydrate`, (req, reply) => {
+    const body = req.body as Schemas['HydrateLineageRequest'];
+    const include = body.include ?? 'non-deleted';
+    const entitiesByType: Record<string, Entity[]> = {};
+    let droppedCount = 0;
+    for (const { id, type } of body.entities) {
+      const kind = ctx.kinds.all.find((k) => k.type === type);
+      const stored = kind ? ctx.store.get(id) : undefined;
+      if (!kind || !stored || stored.type !== type || !matchesInclude(stored.entity, include)) {
+        droppedCount++;
+        continue;
+      }
+      // Fields a kind does not have are skipped, as OpenMetadata skips them per repository.
+      const wanted = (body.fields ?? '')
+        .split(',')
+        .map((f) => f.trim())
+        .filter((f) => f !== '' && ctx.validators.propertyNames(kind.schema).has(f));
+      (entitiesByType[type] ??= []).push(render(ctx, kind, stored, parseFields(ctx, kind, wanted.join(',')), req.baseUrl));
+    }
+    reply.json({ entitiesByType, droppedCount });
+  });
 
   router.put(ROOT, (req, reply) => {
     addEdge(ctx, req.body as AddLineage, user(req));
@@ -133,14 +160,14 @@ export function mountLineageRoutes(router: OperationRoutes, ctx: CatalogContext)
   router.delete(`${ROOT}/:fromEntity/name/:fromFQN/:toEntity/name/:toFQN`, (req, reply) => {
     const from = findEndByFqn(ctx, pathParam(req, 'fromEntity'), pathParam(req, 'fromFQN'), false);
     const to = findEndByFqn(ctx, pathParam(req, 'toEntity'), pathParam(req, 'toFQN'), false);
-    removeEdge(ctx, from, to);
+    removeEdge(ctx, from, to, user(req));
     reply.status(200).empty();
   });
 
   router.delete(`${ROOT}/:fromEntity/:fromId/:toEntity/:toId`, (req, reply) => {
     const from = findEnd(ctx, pathParam(req, 'fromEntity'), pathParam(req, 'fromId'), false);
     const to = findEnd(ctx, pathParam(req, 'toEntity'), pathParam(req, 'toId'), false);
-    removeEdge(ctx, from, to);
+    removeEdge(ctx, from, to, user(req));
     reply.status(200).empty();
   });
 }

@@ -224,7 +224,8 @@ describe.each(['contract', 'openmetadata'] as const)('custom properties (profile
     expect(state.sideData.types.table.customProperties.map((p: { name: string }) => p.name)).toContain('rowLimit');
     await request(c.app).post('/__admin/reset').expect(200);
     expect((await typeNamed(c, 'table')).customProperties).toEqual([]);
-    await request(c.app).put('/__admin/state').send(state).expect(200);
+    const imported = await request(c.app).put('/__admin/state').send(state);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
     expect((await typeNamed(c, 'table')).customProperties!.map((p) => p.name)).toContain('rowLimit');
   });
 });

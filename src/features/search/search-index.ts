@@ -63,6 +63,8 @@ export interface QueryRequest {
   fetchSource: boolean;
   includeFields?: readonly string[] | undefined;
   excludeFields?: readonly string[] | undefined;
+  /** The sort values of the last hit seen (its `sort`: the key, then the FQN): only hits after it. */
+  searchAfter?: readonly string[] | undefined;
 }
 
 export interface AggregateRequest {
@@ -183,6 +185,13 @@ export class SearchIndex {
     return sums;
   }
 
+  /** `GET /v1/search/stats`: the documents of each kind's index (soft-deleted ones counted), in kind order. */
+  stats(): { totalDocuments: number; indexes: { name: string; alias: string; documents: number }[]; orphanIndexes: string[] } {
+    const kinds = this.built();
+    const indexes = this.ctx.kinds.all.map((kind) => ({ name: indexNameOf(kind.type), alias: kind.type, documents: kinds.get(kind.type)?.records.size ?? 0 }));
+    return { totalDocuments: indexes.reduce((sum, i) => sum + i.documents, 0), indexes, orphanIndexes: [] };
+  }
+
   /** `GET /v1/search/query`. */
   query(request: QueryRequest): SearchResponse {
     const started = performance.now();
@@ -202,8 +211,11 @@ export class SearchIndex {
     const needles = byScore ? [...new Set(positiveTexts(node).flatMap((n) => wordNeedles(n.text)))] : [];
     const counts = needles.map(() => 0);
     const counters = this.aggregations.counters();
-    const top = new TopMatches(window, comparator(byScore, request.sortOrder));
+    const compare = comparator(byScore, request.sortOrder);
+    const top = new TopMatches(window, compare);
     const sortKey = byScore ? undefined : sortKeyOf(request.sortField);
+    const after = request.searchAfter && request.searchAfter.length > 0 ? afterCursor(request.searchAfter, byScore, compare) : undefined;
+    if (after && request.from > 0) throw CatalogError.badRequest('[from] parameter must be set to 0 when [search_after] is used');
     // Without words to score, the matches go straight to the page; with them, once the scores are known.
     const matches: SearchRecord[] = [];
     let total = 0;
@@ -213,7 +225,10 @@ export class SearchIndex {
       if (postFilter && !postFilter(record)) return;
       total++;
       if (needles.length) matches.push(record);
-      else top.offer(record, 1, sortKey?.(record.stored));
+      else {
+        const key = sortKey?.(record.stored);
+        if (!after || after(record, 1, key)) top.offer(record, 1, key);
+      }
     });
     const scoredWords = needles.filter((_, i) => counts[i]! <= SCORED_LIMIT).map((needle) => needle.slice(1));
     const scores = total > 0 ? this.scores(types, scoredWords) : undefined;
@@ -221,7 +236,8 @@ export class SearchIndex {
     for (const record of matches) {
       const score = scores?.get(record.stored.entity.id) || 1;
       if (score > maxScore) maxScore = score;
-      top.offer(record, score, sortKey?.(record.stored));
+      const key = sortKey?.(record.stored);
+      if (!after || after(record, score, key)) top.offer(record, score, key);
     }
     const page = top.sorted().slice(request.from);
     const counted = !request.trackTotalHits && total > MAX_RESULT_WINDOW ? { value: MAX_RESULT_WINDOW, relation: 'gte' as const } : { value: total, relation: 'eq' as const };
@@ -235,7 +251,7 @@ export class SearchIndex {
         hits: page.map((m) => {
           const hit: SearchHit = { _index: indexNameOf(m.record.stored.type), _id: m.record.stored.entity.id, _score: byScore ? m.score : null };
           if (request.fetchSource) hit._source = project(sourceOf(m.record.stored), request.includeFields, request.excludeFields);
-          if (!byScore) hit.sort = [m.key ?? null];
+          if (!byScore) hit.sort = [m.key ?? null, m.record.stored.entity.fullyQualifiedName];
           return hit;
         }),
       },
@@ -405,6 +421,38 @@ function sortKeyOf(field: string): (stored: StoredEntity) => number | string | u
     if (typeof value === 'number') return value;
     if (typeof value === 'string') return value.toLowerCase();
     return slow(stored);
+  };
+}
+
+/**
+ * `search_after`: a test passing the matches that sort after the hit whose sort values are given
+ * (the key or score, then the FQN, as `sort` shows them); a match with that very FQN is not after it.
+ */
+function afterCursor(
+  values: readonly string[],
+  byScore: boolean,
+  compare: (a: Match, b: Match) => number,
+): (record: SearchRecord, score: number, key: number | string | undefined) => boolean {
+  const [first, fqn] = values;
+  const number = first !== undefined && first.trim() !== '' && !Number.isNaN(Number(first)) ? Number(first) : undefined;
+  const cursorOf = (key: number | string | undefined): Match => ({
+    // A number sorts against numbers, text against text (keys are lower-cased text).
+    key: typeof key === 'number' ? number : first === undefined || first === 'null' ? undefined : first.toLowerCase(),
+    score: number ?? 0,
+    record: { stored: { entity: { fullyQualifiedName: fqn ?? '\uffff', id: '\uffff' } } } as unknown as SearchRecord,
+  });
+  return (record, score, key) => {
+    const match: Match = { record, score, key };
+    const cursor = cursorOf(byScore ? score : key);
+    // Without an FQN, every match with the same key is at or before the cursor.
+    if (fqn === undefined) {
+      const keyOnly = compare(match, {
+        ...cursor,
+        record: { stored: { entity: { fullyQualifiedName: record.stored.entity.fullyQualifiedName, id: '\uffff' } } } as unknown as SearchRecord,
+      });
+      return keyOnly > 0;
+    }
+    return compare(match, cursor) > 0;
   };
 }
 

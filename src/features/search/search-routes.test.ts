@@ -241,7 +241,7 @@ describe('sorting and paging', () => {
 
   it('hits sorted by a field carry it in `sort`, with `_score` and `max_score` null', async () => {
     const answer = await search('q=*&index=container&sort_field=name.keyword&sort_order=asc&size=1');
-    expect(answer.hits.hits[0]).toMatchObject({ _score: null, sort: ['clickstream'] });
+    expect(answer.hits.hits[0]).toMatchObject({ _score: null, sort: ['clickstream', 'lake.clickstream'] });
     expect(answer.hits.max_score).toBeNull();
   });
 
@@ -251,8 +251,54 @@ describe('sorting and paging', () => {
     expect(res.body.message).toBe('Result window is too large, from + size must be less than or equal to: [10000] but was [10005]');
   });
 
+  it('search_after: the page after the last hit seen, its sort values repeated one parameter each (OpenMetadata 2.0)', async () => {
+    const sorted = 'q=*&index=container&sort_field=name.keyword&sort_order=asc&size=2';
+    const first = await search(sorted);
+    expect(names(first)).toEqual(['clickstream', 'dim_customer']);
+    const cursor = first.hits.hits[1]!.sort!.map((v) => `search_after=${encodeURIComponent(String(v))}`).join('&');
+    const second = await search(`${sorted}&${cursor}`);
+    expect(names(second)).toEqual(['fact_orders', 'fact_refunds']);
+    // The total counts every match, as Elasticsearch's does with search_after.
+    expect(second.hits.total).toEqual({ value: 5, relation: 'eq' });
+    // Descending, and by the key alone (every hit with that key is at or before the cursor).
+    expect(names(await search('q=*&index=container&sort_field=name.keyword&sort_order=desc&size=2&search_after=fact_refunds'))).toEqual(['fact_orders', 'dim_customer']);
+    // A value holding a comma is one value in 2.0.
+    expect(names(await search('q=*&index=container&sort_field=name.keyword&sort_order=asc&size=5&search_after=fact_orders,zzz'))).toEqual(['fact_refunds', 'orders_2019']);
+    expect((await c.get(`/api/v1/search/query?${sorted}&from=2&${cursor}`)).status).toBe(400);
+  });
+
+  it('search_after in profile openmetadata-1.10: one parameter, the sort values joined by commas', async () => {
+    const old = await startApp({ profile: 'openmetadata-1.10', at: T0 });
+    try {
+      await seed(old);
+      const res = await old.get('/api/v1/search/query?q=*&index=container&sort_field=name.keyword&sort_order=asc&size=2&search_after=dim_customer,lake.dim_customer').expect(200);
+      expect((res.body as Answer).hits.hits.map((h) => h._source?.name)).toEqual(['fact_orders', 'fact_refunds']);
+      // Repeated, it is refused by that profile's document.
+      expect((await old.get('/api/v1/search/query?q=*&index=container&sort_field=name.keyword&search_after=a&search_after=b')).status).toBe(400);
+    } finally {
+      await old.close();
+    }
+  });
+
   it.each(['sort_order=up', 'size=-1', 'from=x', 'size=10001'])('%s is refused by the document (400)', async (params) => {
     expect((await c.get(`/api/v1/search/query?q=*&index=container&${params}`)).status).toBe(400);
+  });
+});
+
+describe("the search calls of OpenMetadata 2.0's UI", () => {
+  it('POST /v1/search/preview and GET /v1/hybrid/nlq/search answer as the query does; stats count each index; no reindex failures or orphans', async () => {
+    const direct = await search('q=orders&index=container&size=5');
+    const preview = (await c.post('/api/v1/search/preview', { query: 'orders', index: 'container', size: 5, searchSettings: { anything: true } }).expect(200)).body as Answer;
+    expect(names(preview)).toEqual(names(direct));
+    const nlq = (await c.get('/api/v1/hybrid/nlq/search?q=orders&index=container&size=5').expect(200)).body as Answer;
+    expect(names(nlq)).toEqual(names(direct));
+    const agg = (await c.get('/api/v1/hybrid/nlq/search/aggregate?index=container&field=service.name').expect(200)).body as Answer;
+    expect(agg.aggregations?.['sterms#service.name']?.buckets.map((b) => b.key).sort()).toEqual(['archive', 'lake']);
+    const stats = (await c.get('/api/v1/search/stats').expect(200)).body as { totalDocuments: number; indexes: { name: string; documents: number }[] };
+    expect(stats.indexes.find((i) => i.name === 'container_search_index')?.documents).toBe(5);
+    expect(stats.totalDocuments).toBe(stats.indexes.reduce((sum, i) => sum + i.documents, 0));
+    expect((await c.get('/api/v1/search/reindex/failures').expect(200)).body).toEqual({ data: [], paging: { total: 0 } });
+    expect((await c.delete('/api/v1/search/stats/orphan').expect(200)).body).toEqual({ deleted: 0, orphanIndexes: [] });
   });
 });
 
