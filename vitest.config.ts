@@ -16,6 +16,15 @@ const ISOLATED = ['src/core/side-data.test.ts'];
  */
 const CI_ONLY = process.env.CK_TEST_ALL === '1' ? [] : ['src/package.test.ts', 'src/http/validation-differential.test.ts'];
 
+/**
+ * The pages in headless Chromium (test/chromium.ts): /docs, the catalog under MSW's service worker,
+ * Playwright's page.route. `npm run test:browser` runs them (CI does, after `npm test`);
+ * CK_TEST_BROWSER=1 or CK_TEST_ALL=1 brings them into a run. The HTML reports' own page checks
+ * (test/self-test/reports.test.ts) stay in every run.
+ */
+const BROWSER = ['src/app/docs/docs-browser.test.ts', 'src/app/in-process/browser.test.ts', 'src/app/in-process/playwright.test.ts'];
+const BROWSER_SKIPPED = process.env.CK_TEST_ALL === '1' || process.env.CK_TEST_BROWSER === '1' ? [] : BROWSER;
+
 export default defineConfig({
   test: {
     // Both cores of the 2-core CI machine (vitest's default leaves one idle in a run).
@@ -29,7 +38,7 @@ export default defineConfig({
         // not once per file (a third of `npm test`'s time when each file imported them afresh).
         // All state a test makes lives in the store of the app it started (src/app/app.ts).
         extends: true,
-        test: { name: 'shared', isolate: false, include: TESTS, exclude: [...configDefaults.exclude, ...ISOLATED, ...CI_ONLY] },
+        test: { name: 'shared', isolate: false, include: TESTS, exclude: [...configDefaults.exclude, ...ISOLATED, ...CI_ONLY, ...BROWSER_SKIPPED] },
       },
       { extends: true, test: { name: 'isolated', isolate: true, include: ISOLATED } },
     ],

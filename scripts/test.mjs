@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
  * `npm test`, within 90 s on two cores: first the type check, the build (nothing to do when dist/
- * is current: scripts/build.mjs), ESLint, the Prettier check, knip (unused files, exports and
- * dependencies) and the boundary check (dependency-cruiser, .dependency-cruiser.cjs) side by side
- * (each is mostly single-threaded and none needs another's output), then the tests (vitest, which
- * runs the built command too). The package test and lint (npm pack into an empty project; publint,
- * attw) and the validators against the oracle are `npm run test:package`, `npm run lint:package`
- * and `npm run test:differential`, which CI (.ci/run) runs after this. Stops at the first step
- * that fails, with its exit status.
+ * is current: scripts/build.mjs) and ESLint side by side (each is mostly single-threaded and none
+ * needs another's output), then the tests (vitest, which runs the built command too). What CI
+ * (.ci/run) runs after this, each in full: the format, dead-code and layer checks (`npm run
+ * check`: Prettier, knip, dependency-cruiser), the pages in headless Chromium (`npm run
+ * test:browser`), the generated types regenerated (`npm run check:types`), the package packed into
+ * an empty project (`npm run test:package`, `npm run lint:package`), the validators against the
+ * oracle (`npm run test:differential`) and every self-test fault (`npm run test:selftest`). Stops
+ * at the first step that fails, with its exit status.
  */
 import { spawn } from 'node:child_process';
 
@@ -18,7 +19,7 @@ const npm = (script) =>
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 
-const steps = [['typecheck', 'build', 'lint', 'format:check', 'knip', 'lint:boundaries'], ['test:unit']];
+const steps = [['typecheck', 'build', 'lint'], ['test:unit']];
 for (const step of steps) {
   const codes = await Promise.all(step.map(npm));
   const failed = codes.findIndex((code) => code !== 0);

@@ -1,8 +1,11 @@
 /**
  * `npm run gen:types` (second step): writes openapi/generated/openapi.bundle.json, the document
  * bundled into one JSON object and stamped with the hash of its YAML sources, so that the server
- * starts without parsing YAML (src/openapi/document.ts). `--check` only reports whether it is
- * current (openapi/document.test.ts runs the same comparison).
+ * starts without parsing YAML (src/openapi/document.ts); then openapi/generated/written-from.json,
+ * what both generated files were written from (the sources' hash, openapi-typescript's version)
+ * and their own hashes, which openapi/document.test.ts compares in milliseconds. `--check` (`npm
+ * run check:types`, run by CI) writes nothing and reports whether the bundle is what the sources
+ * give now, and the stamp too.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -42,6 +45,24 @@ export async function bundleDocument(): Promise<OpenApiDocument> {
   return (await SwaggerParser.bundle(DOCUMENT_PATH)) as unknown as OpenApiDocument;
 }
 
+/** What the generated files were written from, and their hashes (openapi/generated/written-from.json). */
+export const STAMP_PATH = fileURLToPath(new URL('../openapi/generated/written-from.json', import.meta.url));
+const TYPES_PATH = fileURLToPath(new URL('../openapi/generated/schema.d.ts', import.meta.url));
+const GENERATOR_MANIFEST = new URL('../node_modules/openapi-typescript/package.json', import.meta.url);
+
+const fileHash = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** The stamp of the generated files as they are now. */
+export function stampText(): string {
+  const stamp = {
+    sources: sourcesHash(),
+    openapiTypescript: (JSON.parse(readFileSync(GENERATOR_MANIFEST, 'utf8')) as { version: string }).version,
+    'schema.d.ts': fileHash(TYPES_PATH),
+    'openapi.bundle.json': fileHash(BUNDLE_PATH),
+  };
+  return `${JSON.stringify(stamp, null, 1)}\n`;
+}
+
 export async function bundleText(): Promise<string> {
   const bundle: DocumentBundle = { sources: sourcesHash(), document: await bundleDocument() };
   return `${JSON.stringify(bundle, null, 1)}\n`;
@@ -60,7 +81,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       process.stderr.write(`${BUNDLE_PATH} is stale: run \`npm run gen:types\`\n`);
       process.exitCode = 1;
     }
+    if (readFileSync(STAMP_PATH, 'utf8') !== stampText()) {
+      process.stderr.write(`${STAMP_PATH} is stale: run \`npm run gen:types\`\n`);
+      process.exitCode = 1;
+    }
   } else {
     writeFileSync(BUNDLE_PATH, text);
+    writeFileSync(STAMP_PATH, stampText());
   }
 }
