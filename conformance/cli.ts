@@ -4,7 +4,7 @@
  */
 import { exec } from 'node:child_process';
 import { CONFORM_USAGE, parseConformArgs, UsageError, type ConformArgs } from './args.ts';
-import { runFailure } from './run-failure.ts';
+import { interruptible, runFailure } from './run-failure.ts';
 import { loadDocument } from './document.ts';
 import type { Fetch } from './http.ts';
 import { catalogueText, consoleReport } from './report/console.ts';
@@ -82,14 +82,7 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
   }
 
   let reference: ReferenceServer | undefined;
-  let aborted = false;
-  const onSigint = () => {
-    if (aborted) process.exit(2);
-    aborted = true;
-    err('\ninterrupted: stopping and removing what the run created (Ctrl-C again to quit at once)\n');
-  };
-  const sigint = deps.handleSigint ?? true;
-  if (sigint) process.on('SIGINT', onSigint);
+  const interrupt = interruptible(err, deps.handleSigint ?? true);
   try {
     let baseUrl: string;
     let fetch: Fetch | undefined;
@@ -123,7 +116,7 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
       openapi: args.openapi,
       minCoverage: args.minCoverage,
       log: (line) => err(`conform: ${line}\n`),
-      isAborted: () => aborted,
+      isAborted: interrupt.aborted,
     };
     const report = await runConformance(options);
     await writeReports(args, report);
@@ -133,7 +126,7 @@ export async function conformMain(argv: string[], deps: ConformDeps = {}): Promi
     err(runFailure('conform', e, 'the target', Boolean(env.CK_DEBUG)));
     return 2;
   } finally {
-    if (sigint) process.off('SIGINT', onSigint);
+    interrupt.dispose();
     if (reference) await reference.close().catch(() => {});
   }
 }

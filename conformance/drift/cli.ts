@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { parseBaseUrl, UsageError } from '../args.ts';
-import { runFailure } from '../run-failure.ts';
+import { interruptible, runFailure } from '../run-failure.ts';
 import { runTokenCommand, writer, type ReferenceServer, type Writer } from '../cli.ts';
 import { isProfile, PROFILE_CHOICES, type Profile } from '../profiles.ts';
 import { writeReportFiles, type ReportFiles } from '../report/write.ts';
@@ -173,14 +173,7 @@ export async function driftMain(argv: string[], deps: DriftDeps = {}): Promise<n
     return 0;
   }
   let started: ReferenceServer | undefined;
-  let aborted = false;
-  const onSigint = () => {
-    if (aborted) process.exit(2);
-    aborted = true;
-    err('\ninterrupted: stopping and removing what the run created (Ctrl-C again to quit at once)\n');
-  };
-  const sigint = deps.handleSigint ?? true;
-  if (sigint) process.on('SIGINT', onSigint);
+  const interrupt = interruptible(err, deps.handleSigint ?? true);
   try {
     const token = args.tokenCommand ? await runTokenCommand(args.tokenCommand) : (args.token ?? env.CK_TOKEN);
     if (!token) throw new UsageError('--target needs a token: --token, --token-command or CK_TOKEN');
@@ -211,7 +204,7 @@ export async function driftMain(argv: string[], deps: DriftDeps = {}): Promise<n
       path: args.path,
       timeoutMs: args.timeoutMs,
       log: (line) => err(`drift: ${line}\n`),
-      isAborted: () => aborted,
+      isAborted: interrupt.aborted,
     });
     await writeReportFiles(args, {
       junit: () => driftJunit(report),
@@ -226,7 +219,7 @@ export async function driftMain(argv: string[], deps: DriftDeps = {}): Promise<n
     err(runFailure('drift', e, 'a server', Boolean(env.CK_DEBUG)));
     return 2;
   } finally {
-    if (sigint) process.off('SIGINT', onSigint);
+    interrupt.dispose();
     if (started) await started.close().catch(() => {});
   }
 }
