@@ -15928,9 +15928,13 @@ export interface components {
             }[];
             orphanIndexes: string[];
         };
+        /**
+         * @description OpenMetadata 2.0's answer (`api/search/orphanCleanupResponse.json`, which the 2.0 UI's
+         *     `cleanOrphanIndexes()` reads): the names of the indexes deleted and how many.
+         */
         OrphanIndexCleanup: {
-            deleted: number;
-            orphanIndexes: string[];
+            deletedIndexes: string[];
+            deletedCount: number;
         };
         /** @description A bot (OpenMetadata's `/v1/bots`): a name for an automation, acting as its bot user (a user with `isBot` true). */
         Bot: components["schemas"]["EntityBase"] & {
