@@ -12035,7 +12035,7 @@ export interface paths {
         };
         /**
          * List the CSV jobs
-         * @description Not in the contract; follows OpenMetadata 2.0 (`CsvAsyncJobResource`, `ui/rest/csvAPI.ts`; docs/behaviour.md "CSV import and export"): the jobs of the asynchronous exports and imports, newest first, without their CSV or result; `jobType` and `status` keep some.
+         * @description Not in the contract; follows OpenMetadata 2.0 (`CsvAsyncJobResource`, `CsvAsyncJobManager`, `ui/rest/csvAPI.ts`; docs/behaviour.md "CSV import and export"): the caller's own jobs of asynchronous exports and imports (an Admin's too), newest first, as a plain array; an export's CSV is left out (read it at `/result`).
          */
         get: operations["listCsvAsyncJobs"];
         put?: never;
@@ -12058,7 +12058,7 @@ export interface paths {
         };
         /**
          * Get a CSV job
-         * @description Not in the contract; follows OpenMetadata 2.0 (`CsvAsyncJobResource`, `ui/rest/csvAPI.ts`; docs/behaviour.md "CSV import and export"): the job, without its CSV or result; 404 when there is none.
+         * @description Not in the contract; follows OpenMetadata 2.0 (`CsvAsyncJobResource`, `ui/rest/csvAPI.ts`; docs/behaviour.md "CSV import and export"): the job with its result and log; 404 `CSV job not found: <id>` when there is none, 403 `CSV job belongs to another user.` when another user's, unless the caller is an Admin or a bot.
          */
         get: operations["getCsvAsyncJob"];
         put?: never;
@@ -12081,7 +12081,7 @@ export interface paths {
         };
         /**
          * Get the result of a CSV job
-         * @description Not in the contract; follows OpenMetadata 2.0 (`CsvAsyncJobResource`, `ui/rest/csvAPI.ts`; docs/behaviour.md "CSV import and export"): an export's CSV (`text/plain`), or an import's `CsvImportResult`; a failed job is 400 with its error.
+         * @description Not in the contract; follows OpenMetadata 2.0 (`CsvAsyncJobResource`, `ui/rest/csvAPI.ts`; docs/behaviour.md "CSV import and export"): a completed export's CSV (`text/csv`); any other job is 400 `CSV job <id> is not a completed export; it has no downloadable result.` (an import's result is the job's `result`); 404 and 403 as for the job.
          */
         get: operations["getCsvAsyncJobResult"];
         put?: never;
@@ -12105,7 +12105,7 @@ export interface paths {
         get?: never;
         /**
          * Cancel a CSV job
-         * @description Not in the contract; follows OpenMetadata 2.0 (`CsvAsyncJobResource`, `ui/rest/csvAPI.ts`; docs/behaviour.md "CSV import and export"): a job that is no longer running cannot be cancelled: this server's jobs finish before their id is answered, so the answer is 400 `Job <id> is already <status>`; an unknown job is 404.
+         * @description Not in the contract; follows OpenMetadata 2.0 (`CsvAsyncJobResource`, `CsvAsyncJobManager.requestCancel`; docs/behaviour.md "CSV import and export"): asks a queued or running job to stop and answers the job; a job that has finished is answered as it is (this server's jobs finish before their id is answered, so every cancel answers a finished job). 404 and 403 as for the job: any user may cancel their own job.
          */
         put: operations["cancelCsvAsyncJob"];
         post?: never;
@@ -15804,34 +15804,46 @@ export interface components {
          */
         CsvJobId: string;
         /**
-         * @description One asynchronous CSV export or import (OpenMetadata 2.0's background job of type `CSV_EXPORT` or
-         *     `CSV_IMPORT`). This server does the work when it is asked, so a job is `COMPLETED` (or
-         *     `FAILED`) by the time its id is answered.
+         * @description One asynchronous CSV export or import, as OpenMetadata 2.0's `CsvAsyncJobManager` answers it
+         *     (its `CsvAsyncJob`; the 2.0 UI's `ui/rest/csvAPI.ts` reads the same): the operation, the kind
+         *     and FQN it was asked for, who asked, its status and what it logged. This server does the work
+         *     when it is asked, so a job is `COMPLETED` by the time its id is answered. `result` is the
+         *     exported CSV, or the import's `CsvImportResult` as JSON text.
          */
         CsvAsyncJob: {
             jobId: components["schemas"]["CsvJobId"];
             /** @enum {string} */
-            jobType: "CSV_EXPORT" | "CSV_IMPORT";
-            /** @enum {string} */
-            status: "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED";
+            operation: "IMPORT" | "EXPORT";
             entityType: string;
-            entityFullyQualifiedName: string;
-            dryRun?: boolean;
+            targetFqn?: string;
             createdBy: string;
-            createdAt: components["schemas"]["Timestamp"];
-            completedAt?: components["schemas"]["Timestamp"];
+            /** @enum {string} */
+            status: "QUEUED" | "RUNNING" | "CANCELLING" | "CANCELLED" | "COMPLETED" | "FAILED";
+            progress?: number;
+            total?: number;
+            dryRun?: boolean;
+            recursive?: boolean;
+            /** @description The exported CSV, or the import's result as JSON; a list leaves out an export's. */
+            result?: string;
             error?: string;
-            /** @description The import's `status` (`success`, `partialSuccess`, `failure`, `aborted`). */
-            importStatus?: string;
-            /** @description The exported CSV (kept for `/result`; not shown by the job lists). */
-            data?: string;
-            result?: components["schemas"]["CsvImportResult"];
+            message?: string;
+            cancelRequested?: boolean;
+            createdAt?: components["schemas"]["Timestamp"];
+            updatedAt?: components["schemas"]["Timestamp"];
+            completedAt?: components["schemas"]["Timestamp"];
+            /** @description What the job logged, oldest first. */
+            logs?: components["schemas"]["CsvAsyncJobLog"][];
         };
-        CsvAsyncJobList: {
-            data: components["schemas"]["CsvAsyncJob"][];
-            paging: {
-                total: number;
-            };
+        /** @description The caller's own jobs, newest first (OpenMetadata 2.0 answers a plain array). */
+        CsvAsyncJobList: components["schemas"]["CsvAsyncJob"][];
+        /** @description One line of a CSV job's log (OpenMetadata 2.0's `CsvAsyncJobLog`). */
+        CsvAsyncJobLog: {
+            logId: string;
+            jobId: components["schemas"]["CsvJobId"];
+            createdAt: components["schemas"]["Timestamp"];
+            /** @enum {string} */
+            level: "INFO" | "WARN" | "ERROR";
+            message: string;
         };
         /** @description The columns of a kind's CSV (OpenMetadata's csvDocumentation.json), in order. */
         CsvDocumentation: {
@@ -15928,9 +15940,13 @@ export interface components {
             }[];
             orphanIndexes: string[];
         };
+        /**
+         * @description OpenMetadata 2.0's answer (`api/search/orphanCleanupResponse.json`, which the 2.0 UI's
+         *     `cleanOrphanIndexes()` reads): the names of the indexes deleted and how many.
+         */
         OrphanIndexCleanup: {
-            deleted: number;
-            orphanIndexes: string[];
+            deletedIndexes: string[];
+            deletedCount: number;
         };
         /** @description A bot (OpenMetadata's `/v1/bots`): a name for an automation, acting as its bot user (a user with `isBot` true). */
         Bot: components["schemas"]["EntityBase"] & {
@@ -46657,11 +46673,7 @@ export interface operations {
     listCsvAsyncJobs: {
         parameters: {
             query?: {
-                /** @description Only jobs of this type. */
-                jobType?: "CSV_EXPORT" | "CSV_IMPORT";
-                /** @description Only jobs in this status. */
-                status?: "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED";
-                /** @description At most this many. */
+                /** @description At most this many; below 1 is taken as 1, above 100 as 100. */
                 limit?: number;
             };
             header?: never;
@@ -46729,14 +46741,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An export's CSV, or an import's result. */
+            /** @description The exported CSV. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": string;
-                    "application/json": components["schemas"]["CsvImportResult"];
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -46760,7 +46771,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The cancelled job. */
+            /** @description The job. */
             200: {
                 headers: {
                     [name: string]: unknown;

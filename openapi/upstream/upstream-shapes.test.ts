@@ -14,7 +14,7 @@ import { profileByName } from '../../src/config/profiles.ts';
 import { KINDS } from '../../src/kinds/index.ts';
 import type { OpenApiDocument } from '../../src/openapi/document.ts';
 import { readDocument } from '../../src/openapi/document.ts';
-import { flatten, UPSTREAM_FACTS } from '../../src/openapi/profile-overlay.ts';
+import { flatten, requestOmits, UPSTREAM_FACTS, UPSTREAM_REQUESTS, upstreamEnum } from '../../src/openapi/profile-overlay.ts';
 
 type Json = Record<string, unknown>;
 const COMPONENTS = Object.entries(UPSTREAM_FACTS.components);
@@ -22,7 +22,6 @@ const keepsOf = (name: string): Record<string, string> => {
   const keeps = UPSTREAM_FACTS.catalogKitKeeps[name];
   return typeof keeps === 'object' ? keeps : {};
 };
-const upstreamEnum = (values: string[] | string): string[] => (values === '#status' ? UPSTREAM_FACTS.status.enum : (values as string[]));
 const BEHAVIOUR = readFileSync(new URL('../../docs/behaviour.md', import.meta.url), 'utf8');
 const SHAPES_SECTION = BEHAVIOUR.slice(
   BEHAVIOUR.indexOf('## Shapes of the openmetadata profiles'),
@@ -56,6 +55,30 @@ describe('the facts file (openapi/upstream/openmetadata-2.0.json)', () => {
     }
   });
 
+  it('records each create request with its path and commit, or says why not; every property left out has a reason', () => {
+    const creates = Object.keys(readDocument(profileByName('contract')).components.schemas).filter((name) => /^Create[A-Z]/.test(name) && name !== 'CreateEntityBase');
+    const recorded = UPSTREAM_REQUESTS.map(([name]) => name);
+    const notRecorded = Object.keys(UPSTREAM_FACTS.requestsNotRecorded).filter((name) => name !== 'description');
+    expect([...recorded, ...notRecorded].sort()).toEqual(creates.sort());
+    expect(recorded.filter((name) => notRecorded.includes(name))).toEqual([]);
+    for (const [name, shape] of UPSTREAM_REQUESTS) {
+      expect(shape.path, name).toMatch(/^api\/[\w/]+\/create\w+\.json$/);
+      expect(shape.commit, name).toMatch(/^[0-9a-f]{40}$/);
+      expect(shape.additionalProperties, name).toBe(false);
+      // The 2.0 line: domains a list; no single owner or domain.
+      expect(shape.properties, name).not.toContain('domain');
+      expect(shape.properties, name).not.toContain('owner');
+      for (const key of requestOmits(name)) {
+        expect(shape.properties, `${name}.${key}`).toContain(key);
+        expect(SHAPES_SECTION, `${name}.${key}`).toContain(`\`${key}\``);
+      }
+    }
+    for (const name of notRecorded) {
+      expect(UPSTREAM_FACTS.requestsNotRecorded[name]!.length, name).toBeGreaterThan(40);
+      expect(SHAPES_SECTION, name).toContain(name);
+    }
+  });
+
   it('covers every kind the server serves, but the event subscriptions it names as not recorded', () => {
     const recorded = new Set(Object.keys(UPSTREAM_FACTS.components));
     const missing = KINDS.map((kind) => kind.schema).filter((schema) => !recorded.has(schema));
@@ -75,12 +98,33 @@ describe.each(['openmetadata', 'openmetadata-1.10'] as const)('the %s document h
     for (const [key, values] of Object.entries(shape.enums)) {
       const mine = enumOf(doc, properties.get(key));
       if (!mine) continue;
-      const allowed = upstreamEnum(values);
+      const allowed = upstreamEnum(values, key);
       expect(
         mine.filter((v) => !allowed.includes(v)),
         `${name}.${key}`,
       ).toEqual([]);
       if (key === 'entityStatus') expect(mine, `${name}.entityStatus is status.json's`).toEqual(allowed);
+    }
+  });
+});
+
+describe.each(['openmetadata', 'openmetadata-1.10'] as const)('the %s document takes the create requests as recorded', (profile) => {
+  const doc = readDocument(profileByName(profile));
+  it.each(UPSTREAM_REQUESTS)('%s', (name, shape) => {
+    const schema = doc.components.schemas[name]!;
+    const { properties, required } = flatten(doc, schema);
+    // Exactly the upstream properties but those left out for a reason; upstream's required names; closed.
+    expect([...properties.keys()].sort()).toEqual(shape.properties.filter((key) => !requestOmits(name).includes(key)).sort());
+    expect([...required].sort()).toEqual([...shape.required].sort());
+    expect(schema.additionalProperties).toBe(false);
+    for (const [key, values] of Object.entries(shape.enums)) {
+      const mine = enumOf(doc, properties.get(key));
+      expect(mine, `${name}.${key}`).toBeDefined();
+      const allowed = upstreamEnum(values, key);
+      expect(
+        mine!.filter((v) => !allowed.includes(v)),
+        `${name}.${key}`,
+      ).toEqual([]);
     }
   });
 });
@@ -118,7 +162,7 @@ describe('every answer about the demo catalog holds to the facts', () => {
       for (const [key, values] of Object.entries(shape.enums)) {
         const value = entity[key];
         if (value === undefined) continue;
-        for (const v of Array.isArray(value) ? value : [value]) expect(upstreamEnum(values), `${String(entity.fullyQualifiedName)} ${key}`).toContain(v);
+        for (const v of Array.isArray(value) ? value : [value]) expect(upstreamEnum(values, key), `${String(entity.fullyQualifiedName)} ${key}`).toContain(v);
       }
     }
   });
@@ -128,6 +172,47 @@ describe('every answer about the demo catalog holds to the facts', () => {
     await apps.openmetadata!.get(`/api/v1/tables/${String(table!.id)}?fields=schemaDefinition,dataModel`).expect(200);
     const refused = await apps.openmetadata!.get(`/api/v1/tables/${String(table!.id)}?fields=columns,nope`).expect(400);
     expect(refused.body.message).toBe('Invalid field name nope');
+  });
+
+  it('openmetadata: a create request takes what the recorded request schema takes, and refuses the rest with 400 naming it', async () => {
+    const om = apps.openmetadata!;
+    const [service] = await all(om, 'services/messagingServices');
+    const [classification] = await all(om, 'classifications');
+    const topic = { name: om.unique('om2_topic'), service: String(service!.fullyQualifiedName), partitions: 1 };
+    // given: a request and what it adds; want: the status and, for a 400, the words of the message.
+    const rows: [string, string, Json, number, RegExp?][] = [
+      ['topics', 'domain, one FQN (2.0 has domains)', { ...topic, domain: 'Marketing' }, 400, /domain/],
+      ['topics', 'sourceHash, which the server does not hold', { ...topic, sourceHash: 'abc' }, 400, /sourceHash/],
+      ['topics', 'domains as a list', { ...topic, domains: [] }, 201],
+      ['tags', 'no description (required upstream)', { name: om.unique('t'), classification: classification!.fullyQualifiedName }, 400, /description/],
+      [
+        'tags',
+        'extension, which createTag.json lacks',
+        { name: om.unique('t'), description: 'd', classification: classification!.fullyQualifiedName, extension: {} },
+        400,
+        /extension/,
+      ],
+      ['tags', 'neither classification nor parent', { name: om.unique('t'), description: 'd' }, 400, /classification must not be null/],
+      ['teams', 'no teamType (required upstream)', { name: om.unique('team') }, 400, /teamType/],
+      ['teams', 'a teamType', { name: om.unique('team'), teamType: 'Group' }, 201],
+    ];
+    for (const [collection, given, body, status, words] of rows) {
+      const res = await om.post(`/api/v1/${collection}`, body);
+      expect(res.status, `${collection}: ${given}: ${JSON.stringify(res.body)}`).toBe(status);
+      if (words) expect(res.body.message, `${collection}: ${given}`).toMatch(words);
+    }
+    // A tag named under a parent tag needs no classification: the parent names it.
+    const parent = await om.create('tags', { name: om.unique('p'), description: 'd', classification: classification!.fullyQualifiedName });
+    const child = await om.create('tags', { name: om.unique('c'), description: 'd', parent: parent.fullyQualifiedName });
+    expect((child.classification as Json).id).toBe(classification!.id);
+  });
+
+  it('contract: a create request keeps the document shape (a tag needs no description) and is closed too (an unknown property is 400)', async () => {
+    const contract = apps.contract!;
+    const [classification] = await all(contract, 'classifications');
+    await contract.post('/api/v1/tags', { name: contract.unique('t'), classification: classification!.fullyQualifiedName }).expect(201);
+    const refused = await contract.post('/api/v1/tags', { name: contract.unique('t'), classification: classification!.fullyQualifiedName, sourceHash: 'x' }).expect(400);
+    expect(refused.body.message).toMatch(/sourceHash/);
   });
 
   it('contract: a classification answers no tags or domains', async () => {

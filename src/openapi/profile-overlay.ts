@@ -28,9 +28,36 @@ export interface UpstreamFacts {
   components: Record<string, UpstreamShape>;
   /** Component → property → why the openmetadata profiles answer it though upstream does not list it. */
   catalogKitKeeps: Record<string, Record<string, string> | string>;
+  /** Create request components recorded at the 2.0 line (`#Kind` in `enums`: the enum of that property of the recorded kind); `description` is text. */
+  requests: Record<string, UpstreamShape | string>;
+  /** Request → upstream property the openmetadata profiles do not take → why. */
+  catalogKitOmitsFromRequests: Record<string, Record<string, string> | string>;
+  /** Create request components of the document not recorded, each with the reason. */
+  requestsNotRecorded: Record<string, string>;
 }
 
 export const UPSTREAM_FACTS = UPSTREAM as unknown as UpstreamFacts;
+
+/** The recorded create requests, by component name. */
+export const UPSTREAM_REQUESTS: [string, UpstreamShape][] = Object.entries(UPSTREAM_FACTS.requests).filter(
+  (entry): entry is [string, UpstreamShape] => typeof entry[1] === 'object',
+);
+
+/** The upstream properties of a recorded request that the openmetadata profiles leave out. */
+export function requestOmits(name: string): string[] {
+  const omits = UPSTREAM_FACTS.catalogKitOmitsFromRequests[name];
+  return typeof omits === 'object' ? Object.keys(omits) : [];
+}
+
+/** The enum values upstream allows: a list, `#status` (the status type's) or `#Kind` (that property's enum in the recorded kind). */
+export function upstreamEnum(values: string[] | string, property: string): string[] {
+  if (Array.isArray(values)) return values;
+  if (values === '#status') return UPSTREAM_FACTS.status.enum;
+  const kind = UPSTREAM_FACTS.components[values.slice(1)];
+  const of = kind?.enums[property];
+  if (!of) throw new Error(`openapi/upstream/openmetadata-2.0.json: ${values} records no enum of ${property}`);
+  return upstreamEnum(of, property);
+}
 
 type Json = Record<string, unknown>;
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
@@ -41,7 +68,10 @@ export function applyProfileOverlay(doc: OpenApiDocument, profile: Profile): voi
   const name = doc.components.schemas.EntityName;
   if (name && name.pattern !== profile.entityNamePattern) name.pattern = profile.entityNamePattern;
   if (!profile.followerBodyMayBeText) dropTextFollowerBodies(doc);
-  if (profile.entityShapes === 'upstream') for (const [name, shape] of Object.entries(UPSTREAM_FACTS.components)) shapeAsUpstream(doc, name, shape);
+  if (profile.entityShapes === 'upstream') {
+    for (const [name, shape] of Object.entries(UPSTREAM_FACTS.components)) shapeAsUpstream(doc, name, shape);
+    for (const [name, shape] of UPSTREAM_REQUESTS) requestAsUpstream(doc, name, shape);
+  }
   listFieldNames(doc);
   for (const param of queryParameters(doc)) {
     // 1.x binds one `search_after` string split at commas; 2.0 repeats the parameter per sort value.
@@ -118,13 +148,33 @@ function shapeAsUpstream(doc: OpenApiDocument, name: string, shape: UpstreamShap
   for (const [key, values] of Object.entries(shape.enums)) {
     const holder = enumHolder(doc, out[key]);
     if (!holder) continue;
-    const allowed = values === '#status' ? UPSTREAM_FACTS.status.enum : (values as string[]);
+    const allowed = upstreamEnum(values, key);
     holder.enum = key === 'entityStatus' ? [...allowed] : (holder.enum as string[]).filter((v) => allowed.includes(v));
   }
   const schema: Json = { type: 'object', properties: out, required: [...required].filter((key) => kept.has(key)) };
   if (typeof original.description === 'string') schema.description = original.description;
   // Left open, as the document's entities are: what is stored beyond the list (a new entity's empty
   // arrays) may be imported back; answers leave it out (src/core/projection.ts `render`).
+  doc.components.schemas[name] = schema;
+}
+
+/**
+ * A create request as OpenMetadata's schema has it at the 2.0 line: the properties of the document
+ * that upstream lists (less those the server does not hold, each with its reason in the facts file),
+ * upstream's required names, and no other property: upstream's request schemas have
+ * `additionalProperties: false`, so the real server answers 400 to an unknown one, and so does the
+ * profile (`domain`, one FQN, is such a property at 2.0, where `domains` is a list).
+ */
+function requestAsUpstream(doc: OpenApiDocument, name: string, shape: UpstreamShape): void {
+  const original = doc.components.schemas[name];
+  if (!original) return;
+  const taken = new Set(shape.properties.filter((key) => !requestOmits(name).includes(key)));
+  const { properties } = flatten(doc, original);
+  const out: Record<string, Json> = {};
+  for (const [key, value] of properties) if (taken.has(key)) out[key] = value;
+  const schema: Json = { type: 'object', properties: out, required: shape.required.filter((key) => taken.has(key)), additionalProperties: false };
+  const said = typeof original.description === 'string' ? `${original.description.trimEnd()}\n\n` : '';
+  schema.description = `${said}This profile takes the properties and required names of OpenMetadata's ${shape.path} (docs/behaviour.md "Shapes of the openmetadata profiles").`;
   doc.components.schemas[name] = schema;
 }
 

@@ -1,8 +1,9 @@
 /**
  * The asynchronous CSV jobs (docs/behaviour.md "CSV import and export"; OpenMetadata 2.0's
- * `/v1/csvAsyncJobs`): each `exportAsync` and `importAsync` is a job, answered with its id, whose
- * status and result are read afterwards. The work is done when it is asked, so a job is complete
- * when its id is answered. Jobs live in the store (side data `csvAsyncJobs`), bounded like the events.
+ * `/v1/csvAsyncJobs`, `CsvAsyncJobResource` and `CsvAsyncJobManager`): each `exportAsync` and
+ * `importAsync` is a job, answered with its id, whose status, log and result are read afterwards.
+ * The work is done when it is asked, so a job is complete when its id is answered. Jobs live in
+ * the store (side data `csvAsyncJobs`), bounded like the events.
  */
 import type { CatalogContext } from '../../core/context.ts';
 import type { Schemas } from '../../core/entity.ts';
@@ -12,8 +13,12 @@ import { NO_ENTITY, sideValue } from '../../core/side-data.ts';
 import { trimOldest } from '../../core/bounded.ts';
 
 export type CsvAsyncJob = Schemas['CsvAsyncJob'];
+type Operation = CsvAsyncJob['operation'];
 
 export const CSV_JOBS: SideData<CsvAsyncJob> = sideValue<CsvAsyncJob>({ group: 'csvAsyncJobs', owner: NO_ENTITY, schema: 'CsvAsyncJob' });
+
+/** OpenMetadata's words for each step of a job (`CsvAsyncJobManager.createJob`, `CsvImportExportJobHandler`). */
+const WORD: Record<Operation, string> = { IMPORT: 'Import', EXPORT: 'Export' };
 
 /**
  * The next job's id: one more than the highest kept, as OpenMetadata 2.0 numbers its background
@@ -26,50 +31,68 @@ function nextJobId(ctx: CatalogContext): string {
   return String(highest + 1);
 }
 
-/** Runs `work` as a job of `type` and keeps the job with its outcome; answers the job (a failure is kept, then thrown). */
+/** What a job's work gives: an export's CSV, or an import's result. */
+export type JobOutcome = { csv: string } | { imported: Schemas['CsvImportResult'] };
+
+/**
+ * Runs `work` as a job and keeps the job with its outcome and log (queued, started, completed, as
+ * OpenMetadata logs them); answers the job. A refused job (an unknown FQN, a body that is no CSV)
+ * is the request's error and keeps nothing.
+ */
 export async function runJob(
   ctx: CatalogContext,
-  job: Pick<CsvAsyncJob, 'jobType' | 'entityType' | 'entityFullyQualifiedName' | 'createdBy' | 'dryRun'>,
-  work: () => Promise<Pick<CsvAsyncJob, 'data' | 'result'>> | Pick<CsvAsyncJob, 'data' | 'result'>,
-): Promise<CsvAsyncJob> {
-  const base: CsvAsyncJob = { jobId: nextJobId(ctx), status: 'RUNNING', createdAt: ctx.now(), ...job };
-  const keep = (value: CsvAsyncJob): CsvAsyncJob => {
-    ctx.store.setSide(CSV_JOBS, value.jobId, value);
-    trimOldest(ctx, CSV_JOBS, ctx.events.max);
-    return value;
-  };
-  // A refused job (an unknown FQN, a body that is no CSV) is the request's error and keeps nothing.
+  job: Pick<CsvAsyncJob, 'operation' | 'entityType' | 'targetFqn' | 'createdBy' | 'dryRun'>,
+  work: () => Promise<JobOutcome> | JobOutcome,
+): Promise<{ job: CsvAsyncJob; outcome: JobOutcome }> {
   const outcome = await work();
-  const importStatus = outcome.result?.status;
-  return keep({ ...base, ...outcome, status: 'COMPLETED', completedAt: ctx.now(), ...(importStatus ? { importStatus } : {}) });
+  const jobId = nextJobId(ctx);
+  const now = ctx.now();
+  const word = WORD[job.operation];
+  const log = (message: string) => ({ logId: ctx.newId(), jobId, createdAt: now, level: 'INFO' as const, message });
+  const rows = 'imported' in outcome ? (outcome.imported.numberOfRowsProcessed ?? 0) : undefined;
+  const kept: CsvAsyncJob = {
+    jobId,
+    ...job,
+    recursive: false,
+    status: 'COMPLETED',
+    ...(rows === undefined ? {} : { progress: rows, total: rows }),
+    result: 'csv' in outcome ? outcome.csv : JSON.stringify(outcome.imported),
+    message: `${word} completed.`,
+    cancelRequested: false,
+    createdAt: now,
+    updatedAt: now,
+    completedAt: now,
+    logs: [log(`${word} queued.`), log(`${word} started.`), log(`${word} completed.`)],
+  };
+  ctx.store.setSide(CSV_JOBS, jobId, kept);
+  trimOldest(ctx, CSV_JOBS, ctx.events.max);
+  return { job: kept, outcome };
 }
 
-/** A job as the lists and the job read show it: without its CSV and result. */
-export function summaryOf(job: CsvAsyncJob): CsvAsyncJob {
-  const { data: _data, result: _result, ...summary } = job;
-  return summary;
-}
-
+/** The job, or 404 `CSV job not found: <id>` (OpenMetadata's text). */
 export function jobNamed(ctx: CatalogContext, jobId: string): CsvAsyncJob {
   const job = ctx.store.getSide(CSV_JOBS, jobId);
-  if (!job) throw new CatalogError('notFound', `CSV job ${jobId} not found`);
+  if (!job) throw new CatalogError('notFound', `CSV job not found: ${jobId}`);
   return job;
 }
 
-/** The jobs, newest first. */
-export function listJobs(ctx: CatalogContext, filter: { jobType?: string | undefined; status?: string | undefined }): CsvAsyncJob[] {
-  const out: CsvAsyncJob[] = [];
-  for (const [, job] of ctx.store.sideValuesOf(CSV_JOBS)) {
-    if ((filter.jobType === undefined || job.jobType === filter.jobType) && (filter.status === undefined || job.status === filter.status)) out.push(job);
-  }
-  return out.sort((a, b) => Number(b.jobId) - Number(a.jobId));
+/** The reader's own jobs, newest first, at most `limit` (taken into 1..100, as OpenMetadata does); an export's CSV left out. */
+export function listJobs(ctx: CatalogContext, user: string, limit: number): CsvAsyncJob[] {
+  const own: CsvAsyncJob[] = [];
+  for (const [, job] of ctx.store.sideValuesOf(CSV_JOBS)) if (job.createdBy === user) own.push(job);
+  own.sort((a, b) => Number(b.jobId) - Number(a.jobId));
+  return own.slice(0, Math.min(Math.max(limit, 1), 100)).map((job) => (job.operation === 'EXPORT' ? withoutResult(job) : job));
 }
 
-/** A job that is no longer running cannot be cancelled. */
-export function cancelJob(ctx: CatalogContext, jobId: string): CsvAsyncJob {
-  const job = jobNamed(ctx, jobId);
-  if (job.status !== 'RUNNING') throw CatalogError.badRequest(`Job ${jobId} is already ${job.status}`);
-  const cancelled = { ...job, status: 'CANCELLED' as const, completedAt: ctx.now() };
-  ctx.store.setSide(CSV_JOBS, jobId, cancelled);
-  return cancelled;
+function withoutResult(job: CsvAsyncJob): CsvAsyncJob {
+  const { result: _result, ...rest } = job;
+  return rest;
+}
+
+/** A completed export's CSV; any other job is 400, as OpenMetadata's `/result`. */
+export function exportedCsv(job: CsvAsyncJob): string {
+  if (job.operation !== 'EXPORT' || job.status !== 'COMPLETED') {
+    throw CatalogError.badRequest(`CSV job ${job.jobId} is not a completed export; it has no downloadable result.`);
+  }
+  return job.result ?? '';
 }

@@ -93,32 +93,109 @@ describe('export: the columns of each kind, as OpenMetadata writes them', () => 
     expect(res.body).toEqual({ jobId: expect.stringMatching(/^[1-9][0-9]*$/), message: 'Export initiated successfully.', status: 'COMPLETED', data: sync });
   });
 
-  it('an async export or import is a job (OpenMetadata 2.0 /v1/csvAsyncJobs): listed, read, its result the CSV or the import result; it cannot be cancelled once done', async () => {
-    const sync = (await exportOf('databases', DATABASE).expect(200)).text;
-    const exported = (await app.get(`/api/v1/databases/name/${DATABASE}/exportAsync`).expect(202)).body;
-    const job = (await app.get(`/api/v1/csvAsyncJobs/${String(exported.jobId)}`).expect(200)).body;
-    expect(job).toMatchObject({
-      jobId: exported.jobId,
-      jobType: 'CSV_EXPORT',
-      status: 'COMPLETED',
-      entityType: 'database',
-      entityFullyQualifiedName: DATABASE,
-      createdBy: 'admin',
+  describe('an async export or import is a job, as OpenMetadata 2.0 keeps it (/v1/csvAsyncJobs)', () => {
+    const exportJob = async (token?: string) => (await app.request('get', `/api/v1/databases/name/${DATABASE}/exportAsync`, token).expect(202)).body as { jobId: string };
+    const jobOf = (jobId: string, token?: string) => app.get(`/api/v1/csvAsyncJobs/${jobId}`, token);
+
+    it('an export: the job with its operation, target, result and log; /result is the CSV (text/csv)', async () => {
+      const sync = (await exportOf('databases', DATABASE).expect(200)).text;
+      const { jobId } = await exportJob();
+      const job = (await jobOf(jobId).expect(200)).body;
+      expect(job).toMatchObject({
+        jobId,
+        operation: 'EXPORT',
+        entityType: 'database',
+        targetFqn: DATABASE,
+        createdBy: 'admin',
+        status: 'COMPLETED',
+        result: sync,
+        message: 'Export completed.',
+        cancelRequested: false,
+        createdAt: T0,
+        completedAt: T0,
+      });
+      expect(job.logs.map((l: { level: string; message: string; jobId: string }) => [l.jobId, l.level, l.message])).toEqual([
+        [jobId, 'INFO', 'Export queued.'],
+        [jobId, 'INFO', 'Export started.'],
+        [jobId, 'INFO', 'Export completed.'],
+      ]);
+      const result = await app.get(`/api/v1/csvAsyncJobs/${jobId}/result`).set('Accept', 'text/csv').expect(200);
+      expect(result.headers['content-type']).toMatch(/^text\/csv/);
+      expect(result.text).toBe(sync);
     });
-    expect(job.data).toBeUndefined();
-    expect((await app.get(`/api/v1/csvAsyncJobs/${String(exported.jobId)}/result`).expect(200)).text).toBe(sync);
-    const imported = (await app.request('put', `/api/v1/databases/name/${DATABASE}/importAsync`).set('Content-Type', 'text/plain').send(sync).expect(200)).body;
-    const result = (await app.get(`/api/v1/csvAsyncJobs/${String(imported.jobId)}/result`).expect(200)).body;
-    expect(result).toEqual(imported.result);
-    expect((await app.get(`/api/v1/csvAsyncJobs/${String(imported.jobId)}`).expect(200)).body).toMatchObject({ jobType: 'CSV_IMPORT', dryRun: true, importStatus: 'success' });
-    const listed = (await app.get('/api/v1/csvAsyncJobs?jobType=CSV_IMPORT&limit=100').expect(200)).body;
-    expect(listed.data.map((j: { jobId: string }) => j.jobId)).toContain(imported.jobId);
-    expect(listed.data.every((j: { jobType: string }) => j.jobType === 'CSV_IMPORT')).toBe(true);
-    expectError(await app.put(`/api/v1/csvAsyncJobs/${String(imported.jobId)}/cancel`), 400, undefined, /is already COMPLETED/);
-    expect(Number(imported.jobId)).toBe(Number(exported.jobId) + 1);
-    expect(listed.data.map((j: { jobId: string }) => Number(j.jobId))).toEqual([...listed.data.map((j: { jobId: string }) => Number(j.jobId))].sort((a, b) => b - a));
-    await app.get('/api/v1/csvAsyncJobs/999999').expect(404);
-    expect(expectError(await app.get('/api/v1/csvAsyncJobs/00000000-0000-4000-8000-000000000000'), 400).message).toMatch(/^\[path param jobId must match pattern/);
+
+    it("an import: the job's result is the import's result as JSON, its progress the rows processed; /result is 400, as it is no export", async () => {
+      const sync = (await exportOf('databases', DATABASE).expect(200)).text;
+      const imported = (await app.request('put', `/api/v1/databases/name/${DATABASE}/importAsync`).set('Content-Type', 'text/plain').send(sync).expect(200)).body;
+      const job = (await jobOf(imported.jobId).expect(200)).body;
+      expect(job).toMatchObject({
+        operation: 'IMPORT',
+        dryRun: true,
+        status: 'COMPLETED',
+        message: 'Import completed.',
+        progress: imported.result.numberOfRowsProcessed,
+        total: imported.result.numberOfRowsProcessed,
+      });
+      expect(JSON.parse(job.result)).toEqual(imported.result);
+      const refused = expectError(await app.get(`/api/v1/csvAsyncJobs/${String(imported.jobId)}/result`), 400);
+      expect(refused.message).toBe(`CSV job ${String(imported.jobId)} is not a completed export; it has no downloadable result.`);
+    });
+
+    it("the list: a plain array of the caller's own jobs, newest first, exports without their CSV; limit defaults to 20 and is taken into 1..100", async () => {
+      const first = await exportJob();
+      for (let i = 0; i < 100; i++) await exportJob();
+      const mine = (await exportJob(app.tokens.consumer)).jobId;
+      // given: a query; want: how many jobs it lists.
+      const rows: [string, number][] = [
+        ['', 20],
+        ['?limit=1', 1],
+        ['?limit=0', 1],
+        ['?limit=-5', 1],
+        ['?limit=100', 100],
+        ['?limit=1000', 100],
+      ];
+      for (const [query, want] of rows) {
+        const listed = (await app.get(`/api/v1/csvAsyncJobs${query}`).expect(200)).body as { jobId: string; createdBy: string; result?: string }[];
+        expect(Array.isArray(listed), query).toBe(true);
+        expect(listed.length, query).toBe(want);
+        expect(
+          listed.map((j) => Number(j.jobId)),
+          query,
+        ).toEqual(listed.map((j) => Number(j.jobId)).sort((a, b) => b - a));
+        expect(
+          listed.every((j) => j.createdBy === 'admin' && j.result === undefined),
+          query,
+        ).toBe(true);
+      }
+      expect(Number(mine)).toBeGreaterThan(Number(first.jobId));
+      const consumers = (await app.get('/api/v1/csvAsyncJobs', app.tokens.consumer).expect(200)).body as { jobId: string }[];
+      expect(consumers.map((j) => j.jobId)).toEqual([mine]);
+    });
+
+    it("another user's job is 403 but to an Admin; a cancel answers the job, a finished one as it is; an unknown job is 404, a job id that is no number 400", async () => {
+      const admins = (await exportJob()).jobId;
+      const consumers = (await exportJob(app.tokens.consumer)).jobId;
+      const before = storeDump(app.ctx);
+      // given: a call and a token; want: the status and, for an error, the message.
+      const rows: [string, 'get' | 'put', string, string, number, string?][] = [
+        ['another user reads', 'get', `/api/v1/csvAsyncJobs/${admins}`, app.tokens.consumer, 403, 'CSV job belongs to another user.'],
+        ['another user reads the result', 'get', `/api/v1/csvAsyncJobs/${admins}/result`, app.tokens.consumer, 403, 'CSV job belongs to another user.'],
+        ['another user cancels', 'put', `/api/v1/csvAsyncJobs/${admins}/cancel`, app.tokens.consumer, 403, 'CSV job belongs to another user.'],
+        ['its creator cancels', 'put', `/api/v1/csvAsyncJobs/${consumers}/cancel`, app.tokens.consumer, 200],
+        ['an Admin reads', 'get', `/api/v1/csvAsyncJobs/${consumers}`, app.tokens.admin, 200],
+        ['an Admin cancels', 'put', `/api/v1/csvAsyncJobs/${consumers}/cancel`, app.tokens.admin, 200],
+        ['an unknown job', 'get', '/api/v1/csvAsyncJobs/999999', app.tokens.admin, 404, 'CSV job not found: 999999'],
+        ['an unknown job cancelled', 'put', '/api/v1/csvAsyncJobs/999999/cancel', app.tokens.consumer, 404, 'CSV job not found: 999999'],
+      ];
+      for (const [given, method, path, token, status, message] of rows) {
+        const res = await app.request(method, path, token);
+        expect(res.status, given).toBe(status);
+        if (message) expect(res.body.message, given).toBe(message);
+        if (status === 200) expect(res.body, given).toMatchObject({ jobId: consumers, status: 'COMPLETED', cancelRequested: false, createdBy: 'consumer' });
+      }
+      expect(storeDump(app.ctx), 'nothing changed').toBe(before);
+      expect(expectError(await jobOf('00000000-0000-4000-8000-000000000000'), 400).message).toMatch(/^\[path param jobId must match pattern/);
+    });
   });
 
   it('the CSV documentation of a kind lists its columns in order (OpenMetadata 2.0 /v1/csv/documentation); a kind without a CSV is 404', async () => {

@@ -10,8 +10,10 @@ import type { ApiRequest } from '../../http/exchange.ts';
 import type { CatalogContext, Kind } from '../../core/context.ts';
 import { CatalogError } from '../../core/errors.ts';
 import { exportCsv, importCsv } from './engine.ts';
-import { cancelJob, jobNamed, listJobs, runJob, summaryOf } from './csv-jobs.ts';
+import type { CsvAsyncJob } from './csv-jobs.ts';
+import { exportedCsv, jobNamed, listJobs, runJob } from './csv-jobs.ts';
 import type { CsvHook } from '../../core/csv-hook.ts';
+import { ApiError } from '../../http/errors.ts';
 import { identityOf } from '../../http/exchange.ts';
 import type { OperationRoutes } from '../../http/operation-routes.ts';
 import { pathParam, queryValue } from '../../http/request-helpers.ts';
@@ -33,23 +35,22 @@ export function mountCsvRoutes(routes: OperationRoutes, ctx: CatalogContext): vo
 
 /** The asynchronous jobs (src/features/csv/csv-jobs.ts) and the CSV documentation of each kind with a CSV. */
 function mountJobs(routes: OperationRoutes, ctx: CatalogContext): void {
-  const text = (req: ApiRequest, name: string) => {
-    const value = queryValue(req, name);
-    return typeof value === 'string' && value !== '' ? value : undefined;
+  // A job is its creator's; an Admin or a bot may read and cancel any (CsvAsyncJobResource.validateAccess).
+  const readable = (req: ApiRequest): CsvAsyncJob => {
+    const job = jobNamed(ctx, pathParam(req, 'jobId'));
+    const { user, userId, roles } = identityOf(req);
+    const named = ctx.store.get(userId)?.entity;
+    const mayReadAny = roles.includes('Admin') || named?.isAdmin === true || named?.isBot === true;
+    if (!mayReadAny && job.createdBy !== user) throw new ApiError(403, 'CSV job belongs to another user.');
+    return job;
   };
   routes.get('/api/v1/csvAsyncJobs', (req, reply) => {
-    const jobs = listJobs(ctx, { jobType: text(req, 'jobType'), status: text(req, 'status') });
-    const limit = Number(queryValue(req, 'limit') ?? 10);
-    reply.json({ data: jobs.slice(0, limit).map(summaryOf), paging: { total: jobs.length } });
+    reply.json(listJobs(ctx, identityOf(req).user, Number(queryValue(req, 'limit') ?? 20)));
   });
-  routes.get('/api/v1/csvAsyncJobs/:jobId', (req, reply) => reply.json(summaryOf(jobNamed(ctx, pathParam(req, 'jobId')))));
-  routes.get('/api/v1/csvAsyncJobs/:jobId/result', (req, reply) => {
-    const job = jobNamed(ctx, pathParam(req, 'jobId'));
-    if (job.status !== 'COMPLETED') throw CatalogError.badRequest(`Job ${job.jobId} is ${job.status}${job.error ? `: ${job.error}` : ''}`);
-    if (job.jobType === 'CSV_EXPORT') reply.text(job.data ?? '', 'text/plain');
-    else reply.json(job.result);
-  });
-  routes.put('/api/v1/csvAsyncJobs/:jobId/cancel', (req, reply) => reply.json(summaryOf(cancelJob(ctx, pathParam(req, 'jobId')))));
+  routes.get('/api/v1/csvAsyncJobs/:jobId', (req, reply) => reply.json(readable(req)));
+  routes.get('/api/v1/csvAsyncJobs/:jobId/result', (req, reply) => reply.text(exportedCsv(readable(req)), 'text/csv'));
+  // Every job here has finished by the time its id is answered, and OpenMetadata answers a finished job as it is.
+  routes.put('/api/v1/csvAsyncJobs/:jobId/cancel', (req, reply) => reply.json(readable(req)));
   routes.get('/api/v1/csv/documentation/:entityType', (req, reply) => {
     const type = pathParam(req, 'entityType');
     const hook = ctx.kinds.all.find((k) => k.type === type)?.csv;
@@ -77,21 +78,21 @@ function mountKind(routes: OperationRoutes, ctx: CatalogContext, kind: Kind, hoo
     const csv = exported(req);
     reply.text(csv, 'text/plain');
   });
-  const job = (req: ApiRequest, jobType: 'CSV_EXPORT' | 'CSV_IMPORT') => ({
-    jobType,
+  const job = (req: ApiRequest, operation: 'EXPORT' | 'IMPORT') => ({
+    operation,
     entityType: kind.type,
-    entityFullyQualifiedName: pathParam(req, 'fqn'),
+    targetFqn: pathParam(req, 'fqn'),
     createdBy: identityOf(req).user,
   });
   routes.get(`${base}/exportAsync`, async (req, reply) => {
-    const done = await runJob(ctx, job(req, 'CSV_EXPORT'), () => ({ data: exported(req) }));
-    reply.status(202).json({ jobId: done.jobId, message: 'Export initiated successfully.', status: 'COMPLETED', data: done.data });
+    const { job: done } = await runJob(ctx, job(req, 'EXPORT'), () => ({ csv: exported(req) }));
+    reply.status(202).json({ jobId: done.jobId, message: 'Export initiated successfully.', status: 'COMPLETED', data: done.result });
   });
   routes.put(`${base}/import`, async (req, reply) => {
     reply.json(await imported(req));
   });
   routes.put(`${base}/importAsync`, async (req, reply) => {
-    const done = await runJob(ctx, { ...job(req, 'CSV_IMPORT'), dryRun: dryRunOf(req) }, async () => ({ result: await imported(req) }));
-    reply.json({ jobId: done.jobId, message: 'Import is in progress.', status: 'COMPLETED', result: done.result });
+    const { job: done, outcome } = await runJob(ctx, { ...job(req, 'IMPORT'), dryRun: dryRunOf(req) }, async () => ({ imported: await imported(req) }));
+    reply.json({ jobId: done.jobId, message: 'Import is in progress.', status: 'COMPLETED', result: 'imported' in outcome ? outcome.imported : undefined });
   });
 }

@@ -17,10 +17,10 @@ describe.each(['contract', 'openmetadata'] as const)('team membership calls, pro
   ])('PUT sets the members, DELETE removes one; both sides agree — membership written $written', async ({ teamBody }) => {
     const c = apps[profile];
     const [a, b, d] = await Promise.all(['a', 'b', 'd'].map((n) => c.create('users', { name: c.unique(n), email: `${c.unique(n)}@example.com` })));
-    const other = await c.create('teams', { name: c.unique('other') });
+    const other = await c.create('teams', { name: c.unique('other'), teamType: 'Group' });
     // `a` belongs to another team through its own `teams`: that must survive.
     await c.put('/api/v1/users', { name: a!.name, email: a!.email, teams: [other.id] }).expect(200);
-    const team = await c.create('teams', { name: c.unique('team'), ...teamBody });
+    const team = await c.create('teams', { name: c.unique('team'), teamType: 'Group', ...teamBody });
     const path = `/api/v1/teams/${team.id}/users`;
     const given = [
       {
@@ -65,7 +65,7 @@ describe.each(['contract', 'openmetadata'] as const)('team membership calls, pro
   it('an unknown team or user is 404 and changes nothing', async () => {
     const c = apps[profile];
     const u = await c.create('users', { name: c.unique('u'), email: `${c.unique('u')}@example.com` });
-    const team = await c.create('teams', { name: c.unique('team') });
+    const team = await c.create('teams', { name: c.unique('team'), teamType: 'Group' });
     await c
       .put(`/api/v1/teams/${team.id}/users`, [
         { id: u.id, type: 'user' },

@@ -298,7 +298,7 @@ describe("the search calls of OpenMetadata 2.0's UI", () => {
     expect(stats.indexes.find((i) => i.name === 'container_search_index')?.documents).toBe(5);
     expect(stats.totalDocuments).toBe(stats.indexes.reduce((sum, i) => sum + i.documents, 0));
     expect((await c.get('/api/v1/search/reindex/failures').expect(200)).body).toEqual({ data: [], paging: { total: 0 } });
-    expect((await c.delete('/api/v1/search/stats/orphan').expect(200)).body).toEqual({ deleted: 0, orphanIndexes: [] });
+    expect((await c.delete('/api/v1/search/stats/orphan').expect(200)).body).toEqual({ deletedIndexes: [], deletedCount: 0 });
   });
 });
 

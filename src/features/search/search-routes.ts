@@ -92,7 +92,7 @@ export function mountSearchRoutes(router: OperationRoutes, ctx: CatalogContext):
 
   router.get('/api/v1/search/reindex/failures', (_req, reply) => reply.json({ data: [], paging: { total: 0 } }));
   router.get('/api/v1/search/stats', (_req, reply) => reply.json(index.stats()));
-  router.delete('/api/v1/search/stats/orphan', (_req, reply) => reply.json({ deleted: 0, orphanIndexes: [] }));
+  router.delete('/api/v1/search/stats/orphan', (_req, reply) => reply.json({ deletedIndexes: [], deletedCount: 0 }));
 
   const aggregate = (req: ApiRequest) =>
     index.aggregate({
