@@ -177,6 +177,9 @@ await esbuild.build({
     },
   ],
 });
+// What the command holds is not shipped twice: tsc's modules of it are read by nothing (their
+// declarations stay, for the types other modules import from them).
+for (const held of ['main', 'token']) rmSync(path.join(DIST, `src/app/cli/${held}.js`));
 
 // `catalog-kit/fetch` for browsers (package.json `exports`, the `browser` condition).
 const { buildBrowser } = await import('./browser-build.mjs');
