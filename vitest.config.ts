@@ -19,8 +19,8 @@ const CI_ONLY = process.env.CK_TEST_ALL === '1' ? [] : ['src/package.test.ts', '
 /**
  * The pages in headless Chromium (test/chromium.ts): /docs, the catalog under MSW's service worker,
  * Playwright's page.route. `npm run test:browser` runs them (CI does, after `npm test`);
- * CK_TEST_BROWSER=1 or CK_TEST_ALL=1 brings them into a run. The HTML reports' own page checks
- * (test/self-test/reports.test.ts) stay in every run.
+ * CK_TEST_BROWSER=1 or CK_TEST_ALL=1 brings them into a run (test/chromium.ts `BROWSER_RUN`, which
+ * also keeps the HTML reports' page checks in test/self-test/reports.test.ts to those runs).
  */
 const BROWSER = ['src/app/docs/docs-browser.test.ts', 'src/app/in-process/browser.test.ts', 'src/app/in-process/playwright.test.ts'];
 const BROWSER_SKIPPED = process.env.CK_TEST_ALL === '1' || process.env.CK_TEST_BROWSER === '1' ? [] : BROWSER;

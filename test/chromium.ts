@@ -27,6 +27,12 @@ export const CHROMIUM = {
   skipped: `skipped: ${EXECUTABLE} is absent (install Debian's chromium package, as .ci/run does)`,
 };
 
+/**
+ * Whether the checks of pages in Chromium run: in `npm run test:browser` (CK_TEST_BROWSER=1, as CI
+ * runs it) and with CK_TEST_ALL=1; `npm test` leaves them out (vitest.config.ts says which files).
+ */
+export const BROWSER_RUN = process.env.CK_TEST_BROWSER === '1' || process.env.CK_TEST_ALL === '1';
+
 /** A fresh browser context (its own profile directory, removed by `close`). */
 export async function launchChromium(viewport = { width: 1200, height: 900 }): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profileDir = mkdtempSync(join(tmpdir(), 'ck-chromium-'));

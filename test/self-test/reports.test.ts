@@ -16,7 +16,7 @@ import Ajv04Module from 'ajv-draft-04';
 import addFormatsModule from 'ajv-formats';
 import sarifSchema from '@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json' with { type: 'json' };
 import { schema as ctrfSchema } from 'ctrf';
-import { CHROMIUM, launchChromium } from '../chromium.ts';
+import { BROWSER_RUN, CHROMIUM, launchChromium } from '../chromium.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformMain } from '../../conformance/cli.ts';
 import type { Fetch } from '../../conformance/http.ts';
@@ -133,7 +133,7 @@ describe('conform: every report of a failing run, written at once', () => {
     expect(doc.results.tests.find((t) => t.status === 'failed')?.name).toMatch(/^hard-delete\.status: /);
   });
 
-  it('the HTML page in headless Chromium: shows the failing rule first, filters, no console error', async () => {
+  it.runIf(BROWSER_RUN)('the HTML page in headless Chromium: shows the failing rule first, filters, no console error', async () => {
     await inChromium(conformFiles().html, async (page) => {
       await expect(page.locator('section.problem').first().textContent()).resolves.toContain('hard-delete.status');
       await expect(page.locator('section.problem pre').first().textContent()).resolves.toContain('curl -sS -X DELETE');
@@ -168,7 +168,7 @@ describe('drift: the reports of a run with a difference', () => {
     expect(ctrf.results.summary.failed).toBe(differing.length);
   });
 
-  it('the HTML page in headless Chromium: the difference first, both sides, no console error', async () => {
+  it.runIf(BROWSER_RUN)('the HTML page in headless Chromium: the difference first, both sides, no console error', async () => {
     const file = join(dir, 'drift.html');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(file, driftHtml(drift));
