@@ -29,7 +29,8 @@ const SEED = 20_251_128;
  * seldom build (a duplicate of a nested container or of a classification, a name reused in another
  * service, a restore of a parent deleted with children, a second page of a listing, a listing with
  * `include` after a soft delete, a follow read back by a later command, a patch whose test fails);
- * other seeds find some.
+ * other seeds find some. Two are reached by `conform`'s scenarios only: deleteStale is no command of
+ * the sequences, and their names never hold a character 2.0 refuses.
  */
 const SCENARIO_GROUPS = /^(events|profiler-config|sample-data|container|data-contract|table-profile|csv|conditional|fields|search|lineage|custom-properties|concurrency)\./;
 /** Faults of those groups that change answers the sequences get as well. */
@@ -44,6 +45,8 @@ const NOT_REACHED = new Set([
   'followers.consistent',
   'list.include-filter',
   'patch.failed-test-applies-nothing',
+  'delete.stale-in-scope',
+  'names.refused-characters',
   ...Object.keys(FAULTS).filter((id) => SCENARIO_GROUPS.test(id) && !REACHED_ALL_THE_SAME.has(id)),
 ]);
 /** What `npm test` proves: a fault that changes a status, and one that changes a version. */
