@@ -104,7 +104,11 @@ const commentsOf = (task: StoredEntity): TaskComment[] => (task.entity.comments 
 /** `POST /v1/tasks/{id}/comments`. */
 export function addComment(ctx: CatalogContext, kind: Kind, task: StoredEntity, message: string, user: string): StoredEntity {
   const comment: TaskComment = { id: ctx.newId(), message, author: userRef(ctx, user), createdAt: ctx.now() };
-  const comments = [...commentsOf(task), comment];
+  return withComments(ctx, kind, task, [...commentsOf(task), comment], user);
+}
+
+/** The task with these comments and their count, as a new version. */
+function withComments(ctx: CatalogContext, kind: Kind, task: StoredEntity, comments: TaskComment[], user: string): StoredEntity {
   return patchEntity(
     ctx,
     kind,
@@ -130,16 +134,7 @@ export function changeComment(ctx: CatalogContext, kind: Kind, task: StoredEntit
   const at = comments.findIndex((c) => c.id === commentId);
   if (at < 0) throw new CatalogError('notFound', `Comment ${commentId} of task ${String(task.entity.taskId)} not found`);
   const next = message === undefined ? comments.filter((_, i) => i !== at) : comments.map((c, i) => (i === at ? { ...c, message } : c));
-  return patchEntity(
-    ctx,
-    kind,
-    task,
-    [
-      { op: 'add', path: '/comments', value: next },
-      { op: 'add', path: '/commentCount', value: next.length },
-    ],
-    user,
-  );
+  return withComments(ctx, kind, task, next, user);
 }
 
 /** `GET /v1/tasks/count`: the given tasks by status group. */
