@@ -11,7 +11,7 @@
  * property removed, or given another property type, takes its values off every entity of the type
  * (no new version of those entities), as OpenMetadata deletes the values it stored.
  */
-import fastJsonPatch from 'fast-json-patch';
+import { patchedCopy } from './json-patch.ts';
 import type { Operation } from 'fast-json-patch';
 import { CatalogError } from './errors.ts';
 import type { CatalogContext, Kind } from './context.ts';
@@ -251,12 +251,7 @@ const PATCH_KEPT = [
 /** `PATCH /v1/metadata/types/{id}`: `customProperties`, `description` and `displayName` change; each property is checked as when added. */
 export function patchType(ctx: CatalogContext, id: string, operations: Operation[], user: string): { type: Type; changed: boolean } {
   const { kind, type } = extensibleType(ctx, id);
-  let patched: Type;
-  try {
-    patched = fastJsonPatch.applyPatch(structuredClone(type), operations, true, false).newDocument;
-  } catch (error) {
-    throw CatalogError.badRequest(`Invalid JSON Patch: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-  }
+  const patched = patchedCopy(type, operations, ctx.limits.documentBytes, 'type');
   const record = patched as unknown as Record<string, unknown>;
   for (const key of PATCH_KEPT) {
     if (type[key] === undefined) delete record[key];

@@ -127,3 +127,32 @@ export function applyPatchWithin(document: unknown, operations: Operation[], max
   }
   return result;
 }
+
+/**
+ * `value` with a JSON Patch applied to a copy of it, within the bounds above (applyPatchWithin): a
+ * patch that does not apply, or whose result is not an object, is a 400 `Invalid JSON Patch: …`.
+ * What every PATCH of a document that is not an entity goes through (threads, posts,
+ * conversations, types); entities: src/core/lifecycle.ts `patchEntity`.
+ */
+export function patchedCopy<T extends object>(value: T, operations: Operation[], maxBytes: number, what: string): T {
+  let result: unknown;
+  try {
+    result = applyPatchWithin(structuredClone(value), operations, maxBytes, what);
+  } catch (error) {
+    if (error instanceof CatalogError) throw error;
+    throw CatalogError.badRequest(`Invalid JSON Patch: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  }
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) throw CatalogError.badRequest(`Invalid JSON Patch: the result is not a ${what}`);
+  return result as T;
+}
+
+/** `value` with only its `patchable` fields taken from the patched copy (patchedCopy): the rest is kept as it was. */
+export function patchedFields<T extends object>(value: T, operations: Operation[], patchable: Iterable<string>, maxBytes: number, what: string): T {
+  const result = patchedCopy(value, operations, maxBytes, what) as Record<string, unknown>;
+  const next: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key of patchable) {
+    if (result[key] === undefined) delete next[key];
+    else next[key] = result[key];
+  }
+  return next as T;
+}

@@ -108,6 +108,25 @@ describe('3. JSON Patch: eighteen copies of /extension into itself', () => {
   });
 });
 
+describe('3. JSON Patch on what is not an entity: a thread, a type, eighteen copies of a list into itself', () => {
+  // One kilobyte added, then copied into itself: 2^18 KB were it applied. The bound is the entities' (src/core/json-patch.ts).
+  const doubling = (list: string) => [
+    { op: 'add', path: list, value: [] },
+    { op: 'add', path: `${list}/-`, value: 'x'.repeat(1_000) },
+    ...Array.from({ length: 18 }, () => ({ op: 'copy', from: list, path: `${list}/-` })),
+  ];
+  it.each([
+    { what: 'thread', path: async () => `/api/v1/feed/${String((await app.get('/api/v1/feed?limit=1').expect(200)).body.data[0].id)}`, list: '/reactions' },
+    { what: 'type', path: async () => `/api/v1/metadata/types/${String((await app.get('/api/v1/metadata/types/name/table').expect(200)).body.id)}`, list: '/customProperties' },
+  ])('$what: a 400 before the document is built; nothing changes', async ({ what, path, list }) => {
+    const target = await path();
+    const before = storeDump(app.ctx);
+    const res = await app.patch(target, doubling(list));
+    expectError(res, 400, 'BAD_REQUEST', new RegExp(`^Invalid JSON Patch: operation \\d+ \\(copy ${list}/-\\) would make the ${what} larger than 1048576 bytes`));
+    expect(storeDump(app.ctx)).toBe(before);
+  });
+});
+
 describe('4. PUT /__admin/state with containers that contain themselves', () => {
   it('a 400, and the next GET and recursive DELETE of those containers answer', async () => {
     const state = (await app.get('/__admin/state').expect(200)).body as { entities: { type: string; parentId?: string; entity: Record<string, unknown> }[] };

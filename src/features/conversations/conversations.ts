@@ -5,7 +5,7 @@
  * oldest dropped first. Who may change what (authors, Admins) the routes check.
  */
 import type { Operation } from 'fast-json-patch';
-import fastJsonPatch from 'fast-json-patch';
+import { patchedFields } from '../../core/json-patch.ts';
 import type { CatalogContext } from '../../core/context.ts';
 import type { EntityReference, Schemas } from '../../core/entity.ts';
 import { referenceTo } from '../../core/entity.ts';
@@ -96,28 +96,10 @@ export function selectConversations(ctx: CatalogContext, query: ConversationQuer
   return out.sort((a, b) => b.createdAt - a.createdAt);
 }
 
-/** Applies a JSON Patch to the fields given as patchable of a copy of `value`; 400 for a patch that does not apply. */
-function patched<T extends object>(value: T, operations: Operation[], patchable: readonly string[]): T {
-  let result: unknown;
-  try {
-    result = fastJsonPatch.applyPatch(structuredClone(value), operations, true, false).newDocument;
-  } catch (error) {
-    throw CatalogError.badRequest(`Invalid JSON Patch: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-  }
-  if (result === null || typeof result !== 'object' || Array.isArray(result)) throw CatalogError.badRequest('Invalid JSON Patch: the result is not an object');
-  const next: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-  for (const key of patchable) {
-    const v = (result as Record<string, unknown>)[key];
-    if (v === undefined) delete next[key];
-    else next[key] = v;
-  }
-  return next as T;
-}
-
 /** `PATCH /v1/conversations/{id}`: `message`, `resolved`, `reactions`. */
 export function patchConversation(ctx: CatalogContext, id: string, operations: Operation[], user: string): Conversation {
   const current = getConversation(ctx, id);
-  const next = patched(current, operations, ['message', 'resolved', 'reactions']);
+  const next = patchedFields(current, operations, ['message', 'resolved', 'reactions'], ctx.limits.documentBytes, 'conversation');
   const problems = ctx.validators.validate('Conversation', next);
   if (problems.length) throw CatalogError.badRequest(`Invalid conversation after patch: ${detailsText(problems)}`, problems);
   if (JSON.stringify(next) === JSON.stringify(current)) return current;
@@ -182,7 +164,7 @@ export function changeReply(ctx: CatalogContext, id: string, replyId: string, ch
 }
 
 export function patchReply(ctx: CatalogContext, reply: Post, operations: Operation[]): Post {
-  const next = patched(reply, operations, ['message', 'reactions']);
+  const next = patchedFields(reply, operations, ['message', 'reactions'], ctx.limits.documentBytes, 'reply');
   const problems = ctx.validators.validate('Post', next);
   if (problems.length) throw CatalogError.badRequest(`Invalid reply after patch: ${detailsText(problems)}`, problems);
   return next;

@@ -15,7 +15,7 @@
  * events by `ctx.events.max`, oldest dropped first.
  */
 import type { Operation } from 'fast-json-patch';
-import fastJsonPatch from 'fast-json-patch';
+import { patchedCopy, patchedFields } from '../../core/json-patch.ts';
 import type { CatalogContext } from '../../core/context.ts';
 import type { ChangeDescription, ChangeEvent, Entity, EntityReference, Paging, Schemas } from '../../core/entity.ts';
 import { referenceTo } from '../../core/entity.ts';
@@ -217,23 +217,11 @@ const PATCHABLE = new Set(['resolved', 'message', 'reactions']);
 /** `PATCH /v1/feed/{id}`: `resolved` (read), `message`, `reactions`; the thread is then updated by `user`. */
 export function patchThread(ctx: CatalogContext, id: string, operations: Operation[], user: string): Thread {
   const thread = getThread(ctx, id);
-  let patched: Thread;
-  try {
-    patched = fastJsonPatch.applyPatch(structuredClone(thread), operations, true, false).newDocument;
-  } catch (error) {
-    throw CatalogError.badRequest(`Invalid JSON Patch: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-  }
-  if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) throw CatalogError.badRequest('Invalid JSON Patch: the result is not a thread');
-  const next: Record<string, unknown> = { ...thread };
-  for (const key of PATCHABLE) {
-    const value = (patched as Record<string, unknown>)[key];
-    if (value === undefined) delete next[key];
-    else next[key] = value;
-  }
+  const next = patchedFields(thread, operations, PATCHABLE, ctx.limits.documentBytes, 'thread');
   const problems = ctx.validators.validate('Thread', next);
   if (problems.length) throw CatalogError.badRequest(`Invalid thread after patch: ${detailsText(problems)}`, problems);
   if (JSON.stringify(next) === JSON.stringify(thread)) return thread;
-  const updated = { ...(next as Thread), updatedAt: Math.max(ctx.now(), thread.updatedAt ?? 0), updatedBy: user };
+  const updated = { ...next, updatedAt: Math.max(ctx.now(), thread.updatedAt ?? 0), updatedBy: user };
   ctx.store.setSide(THREADS, id, updated);
   return updated;
 }
@@ -303,12 +291,7 @@ export function changePost(ctx: CatalogContext, id: string, postId: string, oper
     );
     return post;
   }
-  let patched: Post;
-  try {
-    patched = fastJsonPatch.applyPatch(structuredClone(post), operations, true, false).newDocument;
-  } catch (error) {
-    throw CatalogError.badRequest(`Invalid JSON Patch: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-  }
+  const patched = patchedCopy(post, operations, ctx.limits.documentBytes, 'post');
   const next: Post = { ...post, message: patched.message, ...(patched.reactions ? { reactions: patched.reactions } : {}) };
   const problems = ctx.validators.validate('Post', next);
   if (problems.length) throw CatalogError.badRequest(`Invalid post after patch: ${detailsText(problems)}`, problems);
