@@ -1,6 +1,6 @@
 /**
  * Tests `catalog-kit drift` as the conformance self-test tests `conform`: two reference servers
- * (in-process, each on its own loopback port), the target seen through the faulty proxy
+ * (in process, each reached through its `fetch`), the target seen through the faulty proxy
  * (./faulty-proxy.ts) with one fault of ./faults.ts at a time. With no fault, no difference (no
  * false positive); with each fault whose behaviour the generated sequences reach, a difference,
  * naming the operation, with its shrunk sequence, replayed from the printed seed and path.
@@ -11,10 +11,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driftConsole } from '../../conformance/drift/report.ts';
-import { runDrift, type DriftOptions, type DriftReport } from '../../conformance/drift/run.ts';
+import type { Fetch } from '../../conformance/http.ts';
+import { runDrift, type DriftOptions, type DriftReport, type DriftServer } from '../../conformance/drift/run.ts';
 import { signToken } from '../../src/auth/tokens.ts';
+import { createCatalog, type InProcessCatalog } from '../../src/app/in-process/catalog.ts';
 import type { ProfileName } from '../../src/config/profiles.ts';
-import { startServer, type RunningServer } from '../../src/app/server.ts';
 import { FAULTS } from './faults.ts';
 import { FaultyProxy } from './faulty-proxy.ts';
 
@@ -56,26 +57,26 @@ const OBSERVABLE = Object.keys(FAULTS).filter((id) => !NOT_REACHED.has(id));
 
 let token: string;
 let restrictedToken: string;
-const servers: RunningServer[] = [];
+const servers: InProcessCatalog[] = [];
+/** An empty reference in process, as drift's side (`baseUrl` and `fetch`; tokens are added by the tests). */
 const reference = async (profile: ProfileName = 'contract') => {
-  const server = await startServer({ port: 0, host: '127.0.0.1', profile, log: () => {} });
+  const server = await createCatalog({ fixtures: 'none', profile });
   servers.push(server);
   return server;
 };
+const side = (server: InProcessCatalog, fetch: Fetch = server.fetch): DriftServer => ({ baseUrl: server.baseUrl, token, restrictedToken, fetch });
 
 beforeAll(async () => {
   token = await signToken({ user: 'conformance-admin', role: 'Admin' });
   restrictedToken = await signToken({ user: 'conformance-reader', role: 'DataConsumer' });
 });
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
+afterAll(() => servers.forEach((server) => server.close()));
 
 const explain = (r: DriftReport) => `seed ${r.seed}\n${driftConsole(r)}`;
 
 describe.each(PROFILES)('drift between two clean %s-profile references', (profile) => {
-  let a: RunningServer;
-  let b: RunningServer;
+  let a: InProcessCatalog;
+  let b: InProcessCatalog;
   beforeAll(async () => {
     [a, b] = await Promise.all([reference(profile), reference(profile)]);
   });
@@ -83,7 +84,7 @@ describe.each(PROFILES)('drift between two clean %s-profile references', (profil
   it.each(seeds)(
     'seed %i: every pair of answers matches',
     async (seed) => {
-      const report = await runDrift({ target: { baseUrl: a.baseUrl, token, restrictedToken }, reference: { baseUrl: b.baseUrl, token, restrictedToken }, profile, seed });
+      const report = await runDrift({ target: side(a), reference: side(b), profile, seed });
       expect(report.findings, explain(report)).toEqual([]);
       expect(report.parity.length, explain(report)).toBeGreaterThan(30);
       expect(report.parity.every((p) => p.calls === p.identical)).toBe(true);
@@ -97,16 +98,15 @@ describe('drift between a reference and the reference behind the faulty proxy', 
   let options: DriftOptions;
   beforeAll(async () => {
     const [a, b] = await Promise.all([reference(), reference()]);
-    proxy = await FaultyProxy.start({ upstream: new URL(a.baseUrl).origin, faults: FAULTS, adminToken: token });
+    proxy = new FaultyProxy({ upstream: a.fetch, faults: FAULTS, adminToken: token });
     options = {
-      target: { baseUrl: `${proxy.origin}/api`, token, restrictedToken },
-      reference: { baseUrl: b.baseUrl, token, restrictedToken },
+      target: side(a, proxy.fetch),
+      reference: side(b),
       seed: SEED,
       runs: ALL ? 25 : 10,
       maxShrinkRuns: 100,
     };
   });
-  afterAll(() => proxy?.close());
 
   async function withFault(rule: string): Promise<DriftReport> {
     proxy.setFaults([rule]);

@@ -1,27 +1,23 @@
 /**
- * The faulty proxy on its own, in front of the reference server in-process: transparent with no
- * fault on, switched in-process, and its memory empty after every switch.
+ * The faulty proxy on its own, in front of the reference server in process: transparent with no
+ * fault on, switched by `setFaults`, and its memory empty after every switch.
  */
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../kit.ts';
-import { startApp } from '../kit.ts';
+import { createCatalog, type InProcessCatalog } from '../../src/app/in-process/catalog.ts';
 import { FAULTS } from './faults.ts';
 import { FaultyProxy } from './faulty-proxy.ts';
 
-let server: TestApp;
+let server: InProcessCatalog;
 let proxy: FaultyProxy;
 let token: string;
 
 beforeAll(async () => {
-  server = await startApp();
-  token = server.tokens.admin;
-  proxy = await FaultyProxy.start({ upstream: new URL(server.baseUrl).origin, faults: FAULTS, adminToken: token });
+  server = await createCatalog({ fixtures: 'none' });
+  token = await server.token();
+  proxy = new FaultyProxy({ upstream: server.fetch, faults: FAULTS, adminToken: token });
 });
 
-afterAll(async () => {
-  await proxy?.close();
-});
+afterAll(() => server?.close());
 
 interface Sent {
   status: number;
@@ -29,32 +25,17 @@ interface Sent {
   text: string;
 }
 
-/**
- * One request, to the server directly or through the proxy, with the same Host header either way
- * (the server builds hrefs from it, and the proxy passes it on); the headers that vary per
- * connection or second are left out.
- */
-function send(via: 'server' | 'proxy', method: string, path: string, body?: unknown, auth = true): Promise<Sent> {
-  const origin = new URL(via === 'server' ? server.baseUrl : proxy.origin);
+/** One request, to the server directly or through the proxy. */
+async function send(via: 'server' | 'proxy', method: string, path: string, body?: unknown, auth = true): Promise<Sent> {
   const data = body === undefined ? undefined : JSON.stringify(body);
   const headers = {
-    host: 'catalog.test',
     ...(auth ? { authorization: `Bearer ${token}` } : {}),
-    ...(data === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(data)) }),
+    ...(data === undefined ? {} : { 'content-type': 'application/json' }),
   };
-  return new Promise((resolve, reject) => {
-    const req = http.request({ hostname: origin.hostname, port: origin.port, method, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const kept = Object.entries(res.headers).filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name));
-        resolve({ status: res.statusCode ?? 0, headers: Object.fromEntries(kept) as Record<string, string>, text: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
+  const res = await (via === 'server' ? server.fetch : proxy.fetch)(`${new URL(server.baseUrl).origin}${path}`, { method, headers, body: data });
+  const answered: Record<string, string> = {};
+  res.headers.forEach((value, name) => (answered[name] = value));
+  return { status: res.status, headers: answered, text: await res.text() };
 }
 
 const json = (sent: Sent) => JSON.parse(sent.text) as Record<string, unknown>;

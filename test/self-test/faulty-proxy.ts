@@ -1,17 +1,20 @@
 /**
- * A transparent reverse proxy in front of the unmodified reference server, for the conformance
- * self-test (./selftest.test.ts). With no fault active it forwards every request and every answer
- * as they are. Each active fault (./faults.ts) rewrites the request on its way in (method, path,
- * query, body, headers), the answer on its way out, or both, so that the server looks broken in one
- * precise way. Faults are switched in-process with `setFaults`, never over HTTP. The memory the
- * faults need (versions seen, soft-deleted ids, cascade prefixes, …) lives here, in `Memory`, and
- * starts empty at every switch.
+ * A transparent proxy in front of the unmodified reference server, for the conformance self-test
+ * (./selftest.test.ts, ./drift.test.ts): a `fetch` the suite is given (`runConformance`'s and
+ * `runDrift`'s `fetch` option) that forwards to the server's own `fetch`: an in-process catalog's
+ * (src/app/in-process/catalog.ts), or Node's to a server on a port. With no fault active it
+ * forwards every request and hands back the server's answer untouched. Each active fault
+ * (./faults.ts) rewrites the request on its way in (method, path, query, body, headers), the answer
+ * on its way out, or both, so that the server looks broken in one precise way. Faults are switched
+ * with `setFaults`. The memory the faults need (versions seen, soft-deleted ids, cascade prefixes,
+ * …) lives here, in `Memory`, and starts empty at every switch.
  */
-import http from 'node:http';
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Fetch } from '../../conformance/http.ts';
 
 export type Json = Record<string, unknown>;
+
+/** Header names in lower case. */
+type HeaderRecord = Record<string, string>;
 
 /** The answer as it stands: from the server, or as the faults have rewritten it so far. */
 interface Answer {
@@ -20,7 +23,7 @@ interface Answer {
   /** `text` parsed as JSON; undefined when it is empty or not JSON. */
   body: unknown;
   /** The server's response headers (names in lower case), with the changes rewrites made. */
-  headers: IncomingHttpHeaders;
+  headers: HeaderRecord;
 }
 
 /**
@@ -62,7 +65,7 @@ export interface Exchange {
   /** An Admin token of the server, for faults that grant rights. */
   readonly adminToken: string | undefined;
   /** What goes to the server: faults may change any of it. `body` undefined sends none. */
-  readonly forward: { method: string; pathname: string; query: URLSearchParams; headers: IncomingHttpHeaders; body: unknown };
+  readonly forward: { method: string; pathname: string; query: URLSearchParams; headers: HeaderRecord; body: unknown };
   /** Rewrites the answer on its way back (rewrites run in the order given, each on the previous one's result). */
   reply(rewrite: Rewrite): void;
   /** Answers without asking the server (JSON body); the faults after this one do not run. */
@@ -130,24 +133,12 @@ function parseTarget(pathname: string): Target | undefined {
   return { collection, shape: 'other' };
 }
 
-/** Headers of one connection, never forwarded (RFC 9110 §7.6.1). */
+/** Headers of one connection, never handed on (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade'];
 
-function withoutHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const out = { ...headers };
-  for (const name of HOP_BY_HOP) delete out[name];
-  return out;
-}
-
-interface Upstream {
-  status: number;
-  headers: IncomingHttpHeaders;
-  raw: Buffer;
-}
-
 export interface FaultyProxyOptions {
-  /** Origin of the server behind the proxy, e.g. `http://127.0.0.1:8585`. */
-  upstream: string;
+  /** How requests reach the server behind the proxy: an in-process catalog's `fetch`, or Node's. */
+  upstream: Fetch;
   /** The faults that `setFaults` may switch on, by id. */
   faults: Readonly<Record<string, Fault>>;
   /** An Admin token of the server (see `Exchange.adminToken`). */
@@ -157,33 +148,11 @@ export interface FaultyProxyOptions {
 export class FaultyProxy {
   private activeIds: ReadonlySet<string> = new Set();
   private memory = new Memory();
-  private readonly upstream: URL;
-  private readonly server = http.createServer((req, res) => {
-    this.handle(req, res).catch((error: unknown) => {
-      const text = `faulty proxy: ${error instanceof Error ? error.message : String(error)}`;
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
-    });
-  });
 
-  private constructor(private readonly options: FaultyProxyOptions) {
-    this.upstream = new URL(options.upstream);
-  }
+  constructor(private readonly options: FaultyProxyOptions) {}
 
-  /** Listens on a free port of 127.0.0.1. */
-  static async start(options: FaultyProxyOptions): Promise<FaultyProxy> {
-    const proxy = new FaultyProxy(options);
-    await new Promise<void>((resolve, reject) => {
-      proxy.server.once('error', reject);
-      proxy.server.listen(0, '127.0.0.1', () => resolve());
-    });
-    return proxy;
-  }
-
-  /** `http://127.0.0.1:<port>`: put `/api` after it for the suite's base URL. */
-  get origin(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
+  /** The suite's `fetch`: the server's answer, or what the active faults make of it. */
+  readonly fetch: Fetch = (input, init) => this.handle(input, init);
 
   /** Switches exactly these faults on (none: a transparent proxy) and empties the memory. */
   setFaults(ids: Iterable<string>): void {
@@ -198,27 +167,20 @@ export class FaultyProxy {
     return [...this.activeIds];
   }
 
-  async close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await closed;
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
-    const rawUrl = req.url ?? '/';
-    const url = new URL(rawUrl, 'http://proxy.invalid');
+  private async handle(input: string, init: RequestInit): Promise<Response> {
+    const url = new URL(input);
     const faults = url.pathname.startsWith('/api/')
       ? Object.entries(this.options.faults)
           .filter(([id]) => this.activeIds.has(id))
           .map(([, fault]) => fault)
       : [];
-    const method = req.method ?? 'GET';
-    const body = parseBody(raw, req.headers['content-type']);
+    if (faults.length === 0) return this.options.upstream(input, init);
+    if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') throw new TypeError('the faulty proxy forwards text bodies only');
+    const method = init.method ?? 'GET';
+    const headers = headersOf(init.headers);
+    const body = parseBody(init.body ?? undefined, headers['content-type']);
     const rewrites: Rewrite[] = [];
-    let direct: Upstream | undefined;
+    let direct: Answer | undefined;
     const x: Exchange = {
       method,
       target: parseTarget(url.pathname),
@@ -226,28 +188,25 @@ export class FaultyProxy {
       body,
       memory: this.memory,
       adminToken: this.options.adminToken,
-      forward: { method, pathname: url.pathname, query: new URLSearchParams(url.searchParams), headers: withoutHopByHop(req.headers), body },
+      forward: { method, pathname: url.pathname, query: new URLSearchParams(url.searchParams), headers, body },
       reply: (rewrite) => void rewrites.push(rewrite),
       answer: (status, json) => {
-        direct = { status, headers: { 'content-type': 'application/json; charset=utf-8' }, raw: Buffer.from(JSON.stringify(json)) };
+        const text = JSON.stringify(json);
+        direct = { status, text, body: json, headers: { 'content-type': 'application/json; charset=utf-8' } };
       },
     };
     for (const fault of faults) {
       await fault(x);
       if (direct) break;
     }
-    const upstream = direct ?? (await this.send(x, rawUrl, url, raw, req.headers['content-length'] !== undefined));
-    if (faults.length === 0) return writeAsIs(res, upstream);
-
-    let current: Answer = { status: upstream.status, text: upstream.raw.toString('utf8'), body: undefined, headers: withoutHopByHop(upstream.headers) };
-    current.body = parseJson(current.text);
+    let current = direct ?? (await this.send(x, url, init));
     x.memory.observe(x, current);
-    let changed = false;
+    let rewritten = false;
     let contentType: string | undefined;
     for (const rewrite of rewrites) {
       const out = rewrite(current);
       if (!out) continue;
-      changed = true;
+      rewritten = true;
       const text = out.text ?? (out.body === undefined ? '' : JSON.stringify(out.body));
       const headers = { ...current.headers };
       for (const [name, value] of Object.entries(out.headers ?? {})) {
@@ -257,62 +216,51 @@ export class FaultyProxy {
       current = { status: out.status, text, body: out.text !== undefined ? undefined : out.body, headers };
       contentType = out.contentType;
     }
-    if (!changed) return writeAsIs(res, upstream);
-    // A rewritten answer: its ETag and length no longer hold.
-    const headers: OutgoingHttpHeaders = { ...current.headers };
-    for (const name of ['etag', 'content-type', 'content-length']) delete headers[name];
-    if (current.text) {
-      headers['content-type'] = contentType ?? 'application/json; charset=utf-8';
-      headers['content-length'] = Buffer.byteLength(current.text);
+    const answerHeaders = { ...current.headers };
+    if (rewritten) {
+      // A rewritten answer: its ETag and length no longer hold.
+      for (const name of ['etag', 'content-type', 'content-length']) delete answerHeaders[name];
+      if (current.text) {
+        answerHeaders['content-type'] = contentType ?? 'application/json; charset=utf-8';
+        answerHeaders['content-length'] = String(Buffer.byteLength(current.text));
+      }
     }
-    res.writeHead(current.status, headers);
-    res.end(current.text || undefined);
+    return new Response(current.text === '' ? null : current.text, { status: current.status, headers: answerHeaders });
   }
 
-  /** Forwards the request as the faults left it: the client's own bytes wherever no fault changed them. */
-  private send(x: Exchange, rawUrl: string, url: URL, raw: Buffer, hadLength: boolean): Promise<Upstream> {
+  /** Forwards the request as the faults left it: the client's own URL and body wherever no fault changed them. */
+  private async send(x: Exchange, url: URL, init: RequestInit): Promise<Answer> {
     const { forward } = x;
-    const samePath = forward.pathname === url.pathname && forward.query.toString() === url.searchParams.toString();
     const qs = forward.query.toString();
-    const path = samePath ? rawUrl : `${forward.pathname}${qs ? `?${qs}` : ''}`;
+    const samePath = forward.pathname === url.pathname && qs === url.searchParams.toString();
     const headers = { ...forward.headers };
-    delete headers['content-length'];
-    let body: Buffer | undefined = raw.length > 0 || hadLength ? raw : undefined;
+    let body = typeof init.body === 'string' ? init.body : undefined;
     if (forward.body !== x.body) {
       if (forward.body === undefined) {
         body = undefined;
         delete headers['content-type'];
       } else {
-        body = Buffer.from(JSON.stringify(forward.body));
+        body = JSON.stringify(forward.body);
         // A JSON Patch stays one.
         const sent = headers['content-type'];
-        headers['content-type'] = typeof sent === 'string' && sent.includes('json') ? sent : 'application/json';
+        headers['content-type'] = sent?.includes('json') ? sent : 'application/json';
       }
     }
-    if (body !== undefined) headers['content-length'] = String(body.length);
-    return new Promise((resolve, reject) => {
-      const request = http.request(
-        // agent false: one connection per request, so no reused socket can be closed under us by the server's keep-alive timeout.
-        { hostname: this.upstream.hostname, port: this.upstream.port, method: forward.method, path, headers, agent: false },
-        (response) => {
-          const parts: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => parts.push(chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 502, headers: response.headers, raw: Buffer.concat(parts) }));
-          response.on('error', reject);
-        },
-      );
-      request.on('error', reject);
-      request.end(body);
+    const res = await this.options.upstream(samePath ? url.href : `${url.origin}${forward.pathname}${qs ? `?${qs}` : ''}`, { ...init, method: forward.method, headers, body });
+    const text = await res.text();
+    const answerHeaders: HeaderRecord = {};
+    res.headers.forEach((value, name) => {
+      if (!HOP_BY_HOP.includes(name)) answerHeaders[name] = value;
     });
+    return { status: res.status, text, body: parseJson(text), headers: answerHeaders };
   }
 }
 
-function writeAsIs(res: ServerResponse, upstream: Upstream): void {
-  const headers: OutgoingHttpHeaders = withoutHopByHop(upstream.headers);
-  // A chunked answer, now buffered, goes out with its length.
-  if (headers['content-length'] === undefined && upstream.raw.length > 0) headers['content-length'] = upstream.raw.length;
-  res.writeHead(upstream.status, headers);
-  res.end(upstream.raw.length > 0 ? upstream.raw : undefined);
+/** Request headers as `fetch` takes them, names in lower case. */
+function headersOf(init: HeadersInit | undefined): HeaderRecord {
+  const out: HeaderRecord = {};
+  new Headers(init).forEach((value, name) => (out[name] = value));
+  return out;
 }
 
 function parseJson(text: string): unknown {
@@ -324,8 +272,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-function parseBody(raw: Buffer, contentType: string | undefined): unknown {
-  if (raw.length === 0) return undefined;
-  const text = raw.toString('utf8');
+function parseBody(text: string | undefined, contentType: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined;
   return contentType?.includes('json') ? (parseJson(text) ?? text) : text;
 }

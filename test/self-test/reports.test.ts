@@ -23,13 +23,13 @@ import type { Fetch } from '../../conformance/http.ts';
 import { runDrift, type DriftReport } from '../../conformance/drift/run.ts';
 import { driftCtrf, driftHtml, driftSarif } from '../../conformance/drift/report.ts';
 import { signToken } from '../../src/auth/tokens.ts';
-import { startServer, type RunningServer } from '../../src/app/server.ts';
+import { createCatalog, type InProcessCatalog } from '../../src/app/in-process/catalog.ts';
 
 const SEED = 20_251_128;
 
-/** Node's fetch, but a hard delete is answered 202 with no body (whatever the server did). */
+/** The reference's fetch, but a hard delete is answered 202 with no body (whatever the server did). */
 const faultyFetch: Fetch = async (url, init) => {
-  const res = await fetch(url, init);
+  const res = await server.fetch(url, init);
   if (init.method === 'DELETE' && new URL(url).searchParams.get('hardDelete') === 'true') {
     await res.arrayBuffer();
     return new Response(null, { status: 202 });
@@ -49,7 +49,7 @@ function validator(kind: 'sarif' | 'ctrf') {
   return ajv.compile(kind === 'sarif' ? sarifSchema : (ctrfSchema as object));
 }
 
-let server: RunningServer;
+let server: InProcessCatalog;
 let token: string;
 let dir: string;
 let drift: DriftReport;
@@ -62,14 +62,19 @@ const files = (name: string) => ({
 });
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, host: '127.0.0.1', log: () => {} });
+  server = await createCatalog({ fixtures: 'none' });
   token = await signToken({ user: 'conformance-admin', role: 'Admin' });
   dir = mkdtempSync(join(tmpdir(), 'ck-reports-'));
-  drift = await runDrift({ target: { baseUrl: server.baseUrl, token, fetch: faultyFetch }, reference: { baseUrl: server.baseUrl, token }, seed: SEED, runs: 10 });
+  drift = await runDrift({
+    target: { baseUrl: server.baseUrl, token, fetch: faultyFetch },
+    reference: { baseUrl: server.baseUrl, token, fetch: server.fetch },
+    seed: SEED,
+    runs: 10,
+  });
 }, 120_000);
 
 afterAll(async () => {
-  await server?.close();
+  server?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,9 +1,10 @@
 /**
  * Tests the tester: the conformance suite passes every rule against the reference server, and each
- * rule catches the fault built to break it. The server is the built command, unmodified, run as a
- * child process; the suite talks to it through the faulty proxy (./faulty-proxy.ts), which this
- * test switches in-process to one fault of ./faults.ts at a time. Fixed seed; every failure message
- * carries the seed and the report.
+ * rule catches the fault built to break it. The clean run is against the built command, unmodified,
+ * run as a child process and reached over HTTP, as users run it. The runs with a fault talk to the
+ * reference in process (src/app/in-process/catalog.ts: the same dispatcher, reached through its
+ * `fetch`) through the faulty proxy (./faulty-proxy.ts), which this test switches to one fault of
+ * ./faults.ts at a time. Fixed seed; every failure message carries the seed and the report.
  *
  * Where each part runs (docs/contributing.md "Testing"): `npm test` runs the fault-table equality, the clean
  * run, the random-phase and profile tests, and the faults of a fixed sample of rules: the first
@@ -17,9 +18,12 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Fetch } from '../../conformance/http.ts';
 import { consoleReport } from '../../conformance/report/console.ts';
 import { RULES } from '../../conformance/rules.ts';
 import { runConformance, type ConformanceOptions, type ConformanceReport } from '../../conformance/run.ts';
+import { createCatalog, type InProcessCatalog } from '../../src/app/in-process/catalog.ts';
+import type { ProfileName } from '../../src/config/profiles.ts';
 import { FAULTS } from './faults.ts';
 import { FaultyProxy } from './faulty-proxy.ts';
 
@@ -28,7 +32,7 @@ const SEED = 20_251_122;
 const ALL = process.env.SELFTEST_ALL === '1';
 /** `--settle-timeout` of every run here (see above). */
 const SETTLE_MS = 500;
-/** Dev aid: a shell command starting another server that prints the same lines; the proxy puts the faults in front of it. */
+/** Dev aid: a shell command starting another server that prints the same lines; every run goes to it, the faults through the proxy in front of it. */
 const OVERRIDE = process.env.CK_SELFTEST_SERVER;
 /** The built command (scripts/build.mjs), as `npm start` and the installed package run it. */
 const BIN = fileURLToPath(new URL('../../dist/bin/catalog-kit.js', import.meta.url));
@@ -37,14 +41,24 @@ const JWT = /(eyJ[\w-]+\.[\w-]+\.[\w-]+)/;
 
 let child: ChildProcess | undefined;
 let proxy: FaultyProxy | undefined;
-let target: { baseUrl: string; token: string; restrictedToken: string };
+/** Where the runs with a fault go: the in-process reference (or the override), through the proxy. */
+let target: { baseUrl: string; token: string; restrictedToken: string; fetch: Fetch };
+const catalogs: InProcessCatalog[] = [];
 
-function startServer(extraArgs: string[] = [], track = true): Promise<{ baseUrl: string; token: string; restricted?: string; proc: ChildProcess }> {
-  const proc =
-    OVERRIDE && track
-      ? spawn(OVERRIDE, { shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fixtures', 'none', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
-  if (track) child = proc;
+/** The reference in process, empty, in a profile, with an Admin and a DataConsumer token. */
+async function inProcess(profile?: ProfileName): Promise<{ baseUrl: string; token: string; restrictedToken: string; fetch: Fetch }> {
+  const catalog = await createCatalog({ fixtures: 'none', profile });
+  catalogs.push(catalog);
+  return { baseUrl: catalog.baseUrl, token: await catalog.token(), restrictedToken: await catalog.token({ role: 'DataConsumer', user: 'reader' }), fetch: catalog.fetch };
+}
+afterAll(() => catalogs.forEach((catalog) => catalog.close()));
+
+/** The built command (or the override), on a free port; `child` until it is stopped. */
+function startServer(): Promise<{ baseUrl: string; token: string; restricted?: string }> {
+  const proc = OVERRIDE
+    ? spawn(OVERRIDE, { shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fixtures', 'none'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = proc;
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -55,7 +69,7 @@ function startServer(extraArgs: string[] = [], track = true): Promise<{ baseUrl:
       const token = /admin token[^\n]*?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/i.exec(out)?.[1] ?? JWT.exec(out)?.[1];
       if (baseUrl && token) {
         clearTimeout(timer);
-        resolve({ baseUrl, token, restricted: /restricted token[^\n]*?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/i.exec(out)?.[1], proc });
+        resolve({ baseUrl, token, restricted: /restricted token[^\n]*?(eyJ[\w-]+\.[\w-]+\.[\w-]+)/i.exec(out)?.[1] });
       }
     });
     proc.stderr?.on('data', (d: Buffer) => void (err += d.toString()));
@@ -110,15 +124,19 @@ describe('the fault table', () => {
   });
 });
 
-describe('the conformance suite against the reference server behind the faulty proxy', () => {
+describe('the conformance suite against the reference server', () => {
+  /** The built command's URL and tokens: the clean run's target. */
+  let command: { baseUrl: string; token: string; restrictedToken: string };
   beforeAll(async () => {
     const started = await startServer();
-    proxy = await FaultyProxy.start({ upstream: new URL(started.baseUrl).origin, faults: FAULTS, adminToken: started.token });
-    target = { baseUrl: `${proxy.origin}/api`, token: started.token, restrictedToken: started.restricted ?? (await restrictedToken()) };
+    command = { baseUrl: started.baseUrl, token: started.token, restrictedToken: started.restricted ?? (await restrictedToken()) };
+    // The override is reached over HTTP like the command; by default the faults sit in front of the reference in process.
+    const behind = OVERRIDE ? { ...command, fetch: ((input, init) => fetch(input, init)) as Fetch } : await inProcess();
+    proxy = new FaultyProxy({ upstream: behind.fetch, faults: FAULTS, adminToken: behind.token });
+    target = { ...behind, fetch: proxy.fetch };
   }, 120_000);
 
   afterAll(async () => {
-    await proxy?.close();
     if (child && child.exitCode === null) {
       const exited = new Promise((resolve) => child?.once('exit', resolve));
       // The override runs in its own process group (shell + server): stop the whole group we started.
@@ -128,12 +146,11 @@ describe('the conformance suite against the reference server behind the faulty p
     }
   });
 
-  // The first full run also pays the server's first-request costs on every route. No fault is on:
-  // it also proves the proxy transparent. It makes the same claims as a default run of
-  // ./seeds.test.ts, which `npm test` therefore leaves to `npm run test:selftest`.
+  // The built command over HTTP; the first full run also pays its first-request costs on every
+  // route. It makes the same claims as a default run of ./seeds.test.ts, which `npm test`
+  // therefore leaves to `npm run test:selftest`.
   it('passes every rule with no fault on, exercising all of them and every operation of the interface', async () => {
-    proxy!.setFaults([]);
-    const report = await run({ runs: 10 });
+    const report = await runConformance({ ...command, seed: SEED, runs: 10, settleTimeoutMs: SETTLE_MS });
     expect(report.failed, explain(report)).toBe(0);
     expect(report.notExercised, explain(report)).toBe(0);
     expect(report.coverage.interface.missing, explain(report)).toEqual([]);
@@ -175,47 +192,32 @@ describe('the conformance suite against the reference server behind the faulty p
 });
 
 describe('the profiles (docs/behaviour.md "Profiles")', () => {
-  // A second reference server, in the `openmetadata` profile and without the proxy: the suite in
+  // The reference in the `openmetadata` profile, in process and without the proxy: the suite in
   // that profile passes every rule, and the suite in the `contract` profile fails exactly where the
   // two profiles differ.
-  let om: { baseUrl: string; token: string; restrictedToken: string; proc: ChildProcess } | undefined;
+  let om: { baseUrl: string; token: string; restrictedToken: string; fetch: Fetch };
   beforeAll(async () => {
-    const started = await startServer(['--profile', 'openmetadata'], false);
-    om = { baseUrl: started.baseUrl, token: started.token, restrictedToken: await restrictedToken(), proc: started.proc };
-  }, 120_000);
-  afterAll(async () => {
-    if (om && om.proc.exitCode === null) {
-      const exited = new Promise((resolve) => om?.proc.once('exit', resolve));
-      om.proc.kill('SIGTERM');
-      await exited;
-    }
+    om = await inProcess('openmetadata');
   });
 
   it('the openmetadata profile of the suite passes every rule against an openmetadata-profile server', async () => {
-    const report = await runConformance({ ...om!, seed: SEED, runs: 5, profile: 'openmetadata', settleTimeoutMs: SETTLE_MS });
+    const report = await runConformance({ ...om, seed: SEED, runs: 5, profile: 'openmetadata', settleTimeoutMs: SETTLE_MS });
     expect(report.failed, explain(report)).toBe(0);
     expect(report.notExercised, explain(report)).toBe(0);
   }, 400_000);
 
   it('the openmetadata-1.10 profile of the suite passes the rules 2.0 changed against an openmetadata-1.10 server, and the 2.0 profile fails them there', async () => {
-    const started = await startServer(['--profile', 'openmetadata-1.10'], false);
-    try {
-      const old = { baseUrl: started.baseUrl, token: started.token, restrictedToken: om!.restrictedToken };
-      const rules = ['names.refused-characters', 'search.search-after', 'events.lineage'];
-      const same = await runConformance({ ...old, seed: SEED, runs: 1, profile: 'openmetadata-1.10', rules, settleTimeoutMs: SETTLE_MS });
-      const statuses = (report: ConformanceReport) => report.rules.map((r) => [r.id, r.status]).sort();
-      expect(statuses(same), explain(same)).toEqual(rules.map((id) => [id, 'pass']).sort());
-      const newer = await runConformance({ ...old, seed: SEED, runs: 1, profile: 'openmetadata', rules, settleTimeoutMs: SETTLE_MS });
-      expect(statuses(newer), explain(newer)).toEqual(rules.map((id) => [id, 'fail']).sort());
-    } finally {
-      const exited = new Promise((resolve) => started.proc.once('exit', resolve));
-      started.proc.kill('SIGTERM');
-      await exited;
-    }
+    const old = await inProcess('openmetadata-1.10');
+    const rules = ['names.refused-characters', 'search.search-after', 'events.lineage'];
+    const same = await runConformance({ ...old, seed: SEED, runs: 1, profile: 'openmetadata-1.10', rules, settleTimeoutMs: SETTLE_MS });
+    const statuses = (report: ConformanceReport) => report.rules.map((r) => [r.id, r.status]).sort();
+    expect(statuses(same), explain(same)).toEqual(rules.map((id) => [id, 'pass']).sort());
+    const newer = await runConformance({ ...old, seed: SEED, runs: 1, profile: 'openmetadata', rules, settleTimeoutMs: SETTLE_MS });
+    expect(statuses(newer), explain(newer)).toEqual(rules.map((id) => [id, 'fail']).sort());
   }, 200_000);
 
   it('the contract profile of the suite fails the hard-delete and error-shape rules against it', async () => {
-    const report = await runConformance({ ...om!, seed: SEED, runs: 3, profile: 'contract', rules: ['hard-delete.status', 'errors.body-shape'], settleTimeoutMs: SETTLE_MS });
+    const report = await runConformance({ ...om, seed: SEED, runs: 3, profile: 'contract', rules: ['hard-delete.status', 'errors.body-shape'], settleTimeoutMs: SETTLE_MS });
     expect(
       report.rules.map((r) => [r.id, r.status]),
       explain(report),
