@@ -42,11 +42,20 @@ const Ajv07 = Ajv07Module as unknown as typeof Ajv07Module.default;
 const Ajv04 = Ajv04Module as unknown as typeof Ajv04Module.default;
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-function validator(kind: 'sarif' | 'ctrf') {
+function compile(kind: 'sarif' | 'ctrf') {
   // The SARIF schema's patterns are ECMAScript ones without the u flag (one has a lone `]`).
   const ajv = kind === 'sarif' ? new Ajv04({ allErrors: true, strict: false, unicodeRegExp: false }) : new Ajv07({ allErrors: true, strict: false });
   addFormats(ajv);
   return ajv.compile(kind === 'sarif' ? sarifSchema : (ctrfSchema as object));
+}
+/** Each schema compiled once for the file (the SARIF one is large). */
+const compiled = new Map<'sarif' | 'ctrf', ReturnType<typeof compile>>();
+function validator(kind: 'sarif' | 'ctrf') {
+  const known = compiled.get(kind);
+  if (known) return known;
+  const made = compile(kind);
+  compiled.set(kind, made);
+  return made;
 }
 
 let server: InProcessCatalog;
