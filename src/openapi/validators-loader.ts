@@ -1,8 +1,9 @@
 /**
  * Loads the compiled validators on Node.js: the generator's output folder (openapi/generated/
- * validators/, copied into dist/ by the build), the three validator modules with the code cache
- * the build wrote (openapi/code-cache.ts), so V8 neither parses nor compiles them at start-up. The
- * browser build of the catalog in process takes validators-loader.browser.ts instead.
+ * validators/, copied into dist/ by the build): the two large validator modules with the code cache
+ * the build wrote (openapi/code-cache.ts), so V8 neither parses nor compiles them at start-up, and
+ * each operation's parameter validator from its own small module on first use (index.cjs `params`).
+ * The browser build of the catalog in process takes validators-loader.browser.ts instead.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -10,18 +11,18 @@ import { VALIDATORS_DIR } from '../config/assets.ts';
 import { requireWithCodeCache } from '../../openapi/code-cache.ts';
 import type { CompiledFunction, CompiledValidators } from './compiled.ts';
 
-/** The validator modules, loaded with their code cache; index.cjs (which requires them) is for other readers. */
-export const VALIDATOR_MODULES = ['params.cjs', 'requests.cjs', 'responses.cjs'] as const;
+/** The validator modules loaded with their code cache; index.cjs (which requires them) is for other readers. */
+export const VALIDATOR_MODULES = ['requests.cjs', 'responses.cjs'] as const;
 
 export function loadCompiledValidators(): CompiledValidators {
   const require = createRequire(import.meta.url);
   const file = (name: string) => path.join(VALIDATORS_DIR, name);
   try {
-    const [params, requests, responses] = VALIDATOR_MODULES.map((name) => requireWithCodeCache(file(name)).exports as Record<string, CompiledFunction>);
-    const { source } = require(file('index.cjs')) as Pick<CompiledValidators, 'source'>;
+    const [requests, responses] = VALIDATOR_MODULES.map((name) => requireWithCodeCache(file(name)).exports as Record<string, CompiledFunction>);
+    const { source, params } = require(file('index.cjs')) as Pick<CompiledValidators, 'source' | 'params'>;
     return {
       source,
-      params: params!,
+      params,
       requests: requests!,
       responses: responses!,
       tables: require(file('operations.json')) as CompiledValidators['tables'],

@@ -14,12 +14,7 @@ import { describe, expect, it } from 'vitest';
 
 const DIST = fileURLToPath(new URL('../../../dist/', import.meta.url));
 const BIN = path.join(DIST, 'bin/catalog-kit.js');
-const CACHED = [
-  'src/app/cli/serve-bundle.cjs',
-  'openapi/generated/validators/params.cjs',
-  'openapi/generated/validators/requests.cjs',
-  'openapi/generated/validators/responses.cjs',
-];
+const CACHED = ['src/app/cli/serve-bundle.cjs', 'openapi/generated/validators/requests.cjs', 'openapi/generated/validators/responses.cjs'];
 
 describe('the built serve command', () => {
   it('is one bundle, and it and the compiled validators load with code caches V8 accepts', () => {
