@@ -27,7 +27,7 @@ import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 import type { ProfileName } from '../src/config/profiles.ts';
 import { PROFILES, profileByName } from '../src/config/profiles.ts';
-import type { OperationEntry, OperationTable } from '../src/openapi/compiled.ts';
+import type { OperationEntry, OperationOverride, OperationTable } from '../src/openapi/compiled.ts';
 import { BUNDLE_PATH } from '../src/openapi/bundle-loader.ts';
 import { readDocument } from '../src/openapi/document.ts';
 import type { OpenApiDocument } from '../src/openapi/document.ts';
@@ -261,9 +261,10 @@ function compileDocument(units: Units, docName: string, base: OpenApiDocument, v
   for (const name of Object.keys(base.components.schemas)) table.components.default![name] = units.responses.export(`${uri(docName)}${SCHEMA_REF}${name}`);
   for (const [profile, { doc, variant }] of variants) {
     const entries = entriesFor(doc, variant);
-    const overrides: Record<string, OperationEntry> = {};
+    const overrides: Record<string, OperationOverride> = {};
     entries.forEach((entry, index) => {
-      if (JSON.stringify(entry) !== JSON.stringify(operations[index])) overrides[String(index)] = entry;
+      const override = overrideOf(operations[index]!, entry);
+      if (override) overrides[String(index)] = override;
     });
     if (Object.keys(overrides).length) (table.overrides ??= {})[profile] = overrides;
     if (variant.differing.size) {
@@ -271,6 +272,33 @@ function compileDocument(units: Units, docName: string, base: OpenApiDocument, v
     }
   }
   return table;
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * What a profile's entry changes in the base one: its parameters, body and the responses whose
+ * validators differ (a profile changes no method, path or permission, and removes nothing). Most
+ * entries differ in a response or two: writing them whole doubled operations.json (bench: cold start).
+ */
+function overrideOf(base: OperationEntry, entry: OperationEntry): OperationOverride | undefined {
+  for (const key of ['method', 'path', 'operationId', 'permission', 'pathParams'] as const) {
+    if (!same(base[key], entry[key])) throw new Error(`${base.method} ${base.path}: a profile changes its ${key}, which an override cannot hold`);
+  }
+  const override: OperationOverride = {};
+  if (!same(base.params, entry.params)) override.params = entry.params;
+  if (!same(base.body, entry.body)) override.body = entry.body;
+  for (const [status, content] of Object.entries(entry.responses)) {
+    if (!same(base.responses[status], content)) (override.responses ??= {})[status] = content;
+  }
+  if (
+    Object.keys(base.responses).some((status) => !(status in entry.responses)) ||
+    ('params' in override && override.params === undefined) ||
+    ('body' in override && override.body === undefined)
+  ) {
+    throw new Error(`${base.method} ${base.path}: a profile removes a part of the operation, which an override cannot hold`);
+  }
+  return Object.keys(override).length > 0 ? override : undefined;
 }
 
 /** Adds a document's component schemas (and its variants' differing ones) to every unit. */

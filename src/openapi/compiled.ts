@@ -41,11 +41,14 @@ export interface OperationEntry {
   responses: Record<string, Record<string, string | null>>;
 }
 
+/** What a profile changes in an operation: its parameters, its body, the responses named (by status). */
+export type OperationOverride = Partial<Pick<OperationEntry, 'params' | 'body' | 'responses'>>;
+
 /** The operations of one document; the API's differ by profile where the profile overlay does. */
 export interface OperationTable {
   operations: OperationEntry[];
-  /** Per profile, the entries (by index) that differ from `operations`. */
-  overrides?: Partial<Record<ProfileName, Record<string, OperationEntry>>>;
+  /** Per profile, what differs from `operations` in the entries (by index) it changes. */
+  overrides?: Partial<Record<ProfileName, Record<string, OperationOverride>>>;
   /** Per profile, component schema name → validator name (the profile's variant). */
   components: Partial<Record<ProfileName | 'default', Record<string, string>>>;
 }
@@ -75,7 +78,10 @@ export function compiledValidators(): CompiledValidators {
 export function operationsOf(table: OperationTable, profile: ProfileName): OperationEntry[] {
   const overrides = table.overrides?.[profile];
   if (!overrides) return table.operations;
-  return table.operations.map((op, index) => overrides[String(index)] ?? op);
+  return table.operations.map((op, index) => {
+    const override = overrides[String(index)];
+    return override ? { ...op, ...override, responses: { ...op.responses, ...override.responses } } : op;
+  });
 }
 
 /** Component schema name → validator name, for the given profile. */
