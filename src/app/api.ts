@@ -114,7 +114,7 @@ export interface Api {
 }
 
 /** The API of a catalog whose start state is loaded: its webhook sender, its routes and its dispatcher. */
-export function createApi(catalog: Catalog, options: ApiOptions & Pick<DispatcherOptions, 'intercept' | 'durable'>): Api {
+export function createApi(catalog: Catalog, options: ApiOptions & Pick<DispatcherOptions, 'intercept' | 'durable' | 'jsonValues'>): Api {
   const { ctx, compiled, document } = catalog;
   const webhooks = new WebhookSender(ctx, options.webhooks);
   const routes = operationRoutes({ prefix: '/api', operations: operationsOf(compiled.tables.api, catalog.profile.name), compiled });
@@ -158,6 +158,7 @@ export function createApi(catalog: Catalog, options: ApiOptions & Pick<Dispatche
     // A write that throws — refused, or answered with what fails response validation — changes nothing.
     atomic: (write) => ctx.store.atomically(write),
     durable: options.durable,
+    jsonValues: options.jsonValues,
   });
   return { routes, webhooks, dispatch };
 }

@@ -25,8 +25,10 @@ export interface PlainResponse {
   status: number;
   /** Lower-case names. */
   headers: Record<string, string>;
-  /** JSON or text; undefined for an answer without a body (204, 304, HEAD). */
+  /** JSON or text; undefined for an answer without a body (204, 304, HEAD), or one given as `json`. */
   body?: string | undefined;
+  /** With the dispatcher's `jsonValues`: a JSON answer's value instead of its text, shared with nothing. */
+  json?: unknown;
 }
 
 /** What a handler reads: the request after authentication and validation. */

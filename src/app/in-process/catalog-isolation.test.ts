@@ -1,6 +1,7 @@
 /**
  * Two catalogs in process never see each other's state: this file and catalog-msw.test.ts each
- * have their own, and so do two catalogs in one file; each starts from its own fixtures.
+ * have their own, and so do two catalogs in one file; each starts from its own fixtures. What a
+ * client does to an answer it read does not reach the catalog either.
  */
 import { describe, expect, it } from 'vitest';
 import { createCatalog } from './catalog.ts';
@@ -35,6 +36,28 @@ describe('catalogs in process', () => {
       expect(((await made.json()) as { href: string }).href.startsWith('http://catalog-kit.test/api/v1/services/storageServices/')).toBe(true);
     } finally {
       for (const catalog of [demo, empty, own]) catalog.close();
+    }
+  });
+
+  it("a change to an answer's JSON leaves the catalog as it was; its text is the same answer", async () => {
+    const catalog = await createCatalog();
+    try {
+      const headers = { authorization: `Bearer ${await catalog.token()}` };
+      const page = (await (await catalog.fetch(`${catalog.baseUrl}/v1/tables?limit=1`, { headers })).json()) as { data: { id: string }[] };
+      const url = `${catalog.baseUrl}/v1/tables/${page.data[0]!.id}?fields=tags,owners`;
+      type Table = { name: string; columns: { name: string }[]; tags: unknown[]; databaseSchema: { name: string } };
+      const read = async () => (await (await catalog.fetch(url, { headers })).json()) as Table;
+      const first = await read();
+      const before = structuredClone(first);
+      first.name = 'changed';
+      first.columns[0]!.name = 'changed';
+      first.columns.push({ name: 'added' });
+      first.tags.push({ tagFQN: 'PII.Sensitive' });
+      first.databaseSchema.name = 'changed';
+      expect(await read()).toEqual(before);
+      expect(JSON.parse(await (await catalog.fetch(url, { headers })).text())).toEqual(before);
+    } finally {
+      catalog.close();
     }
   });
 

@@ -4,11 +4,14 @@
  * carries the same bytes, and a clone reads on its own.
  */
 import { describe, expect, it } from 'vitest';
+import type { CatalogBody } from './catalog-response.ts';
 import { CatalogResponse } from './catalog-response.ts';
 
-const TEXT = JSON.stringify({ name: 'café ☕', n: [1, 2, 3] });
+const VALUE = { name: 'café ☕', n: [1, 2, 3] };
+const TEXT = JSON.stringify(VALUE);
 const INIT = { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', etag: 'W/"x"' } };
-const both = (text: string | null = TEXT) => ({ ours: new CatalogResponse(text, INIT), theirs: new Response(text, INIT) });
+/** The answer as the in-process fetch gives it: from its text, or from the value of a JSON answer. */
+const BODIES: Record<string, () => CatalogBody> = { text: () => TEXT, value: () => ({ json: structuredClone(VALUE) }) };
 
 /** What a way of reading gives, or the kind of error it throws. */
 async function outcome(read: () => Promise<unknown>): Promise<unknown> {
@@ -30,7 +33,9 @@ const READS: Record<string, (r: Response) => Promise<unknown>> = {
   stream: async (r) => new Response(r.body).text(),
 };
 
-describe('CatalogResponse reads as a Response of the same text', () => {
+describe.each(Object.keys(BODIES))('CatalogResponse made from its %s reads as a Response of the same text', (from) => {
+  const both = () => ({ ours: new CatalogResponse(BODIES[from]!(), INIT), theirs: new Response(TEXT, INIT) });
+
   it.each(Object.keys(READS))('%s, then a second read', async (name) => {
     const { ours, theirs } = both();
     expect(ours).toBeInstanceOf(Response);
@@ -60,11 +65,21 @@ describe('CatalogResponse reads as a Response of the same text', () => {
       },
     },
     { given: 'a clone after a read', steps: async (r: Response) => [await r.text(), await outcome(async () => r.clone())] },
+    {
+      given: "a change to a clone's JSON",
+      steps: async (r: Response) => {
+        const copy = (await r.clone().json()) as typeof VALUE;
+        copy.n.push(4);
+        return [copy, await r.json()];
+      },
+    },
   ])('$given: as a Response does', async ({ steps }) => {
     const { ours, theirs } = both();
     expect(await steps(ours)).toEqual(await steps(theirs));
   });
+});
 
+describe('CatalogResponse without a body', () => {
   it('no body (a 204, a HEAD): null body, empty text', async () => {
     const ours = new CatalogResponse(null, { status: 204 });
     const theirs = new Response(null, { status: 204 });

@@ -2,19 +2,30 @@
  * The answer of the in-process `fetch`: a WHATWG `Response` whose body stream is made only when it
  * is asked for (`response.body`, as MSW and `pipeTo` ask). Read as text, JSON or bytes — what
  * clients do — it gives the answer's text straight away, as the same answer would; making the
- * stream for every answer was most of an in-process call (bench: in-process GET by id).
+ * stream for every answer was most of an in-process call (bench: in-process GET by id). A JSON
+ * answer may come as its value (src/http/dispatcher.ts `jsonValues`), a copy no one else holds:
+ * `json()` gives it as it is, the other readers its JSON text.
  */
 const utf8 = new TextEncoder();
 
+/** The body: its text, or the value of a JSON answer. */
+export type CatalogBody = string | { json: unknown } | null;
+
 export class CatalogResponse extends Response {
-  #text: string | null;
+  #body: CatalogBody;
   #used = false;
   /** The body's stream, once asked for: from then on the readers read it. */
   #stream: ReadableStream<Uint8Array<ArrayBuffer>> | null | undefined;
 
-  constructor(text: string | null, init: ResponseInit) {
+  constructor(body: CatalogBody, init: ResponseInit) {
     super(null, init);
-    this.#text = text;
+    this.#body = body;
+  }
+
+  /** The body's text, written from the value the first time it is needed. */
+  get #text(): string | null {
+    if (this.#body !== null && typeof this.#body === 'object') this.#body = JSON.stringify(this.#body.json);
+    return this.#body;
   }
 
   /** A stream of the answer's bytes, made on first use. */
@@ -27,11 +38,17 @@ export class CatalogResponse extends Response {
     return this.#used || (this.#stream !== undefined && this.#stream !== null && this.#stream.locked);
   }
 
-  /** The answer's text, once: a second read is refused as `Response` refuses it. */
-  #take(): string {
+  /** The answer's body, once: a second read is refused as `Response` refuses it. */
+  #takeBody(): CatalogBody {
     if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
     this.#used = true;
-    return this.#text ?? '';
+    return this.#body;
+  }
+
+  /** The answer's text, once. */
+  #take(): string {
+    const body = this.#takeBody();
+    return (body !== null && typeof body === 'object' ? JSON.stringify(body.json) : body) ?? '';
   }
 
   /** A Response holding what is left of the body, when its stream was asked for. */
@@ -45,7 +62,9 @@ export class CatalogResponse extends Response {
 
   override async json(): Promise<unknown> {
     const fromStream = this.#fromStream();
-    return fromStream ? fromStream.json() : JSON.parse(this.#take());
+    if (fromStream) return fromStream.json();
+    const body = this.#takeBody();
+    return body !== null && typeof body === 'object' ? body.json : JSON.parse(body ?? '');
   }
 
   override async arrayBuffer(): Promise<ArrayBuffer> {

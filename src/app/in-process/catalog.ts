@@ -91,7 +91,7 @@ export async function createCatalog(options: CatalogOptions = {}): Promise<InPro
   });
   applyFixtures(catalog.ctx, fixtures, { checkBodies: check });
   const start = catalog.ctx.store.snapshot();
-  const api = createApi(catalog, { profile: options.profile, auth: { secret: options.secret } });
+  const api = createApi(catalog, { profile: options.profile, auth: { secret: options.secret }, jsonValues: true });
   return {
     baseUrl,
     fetch: dispatchingFetch(api.dispatch, pathname, bodyLimit),

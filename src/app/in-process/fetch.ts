@@ -17,7 +17,7 @@ export type FetchFunction = (input: RequestInfo | URL, init?: RequestInit) => Pr
 const NO_BODY = new Set([101, 204, 205, 304]);
 
 function toResponse(method: string, answer: PlainResponse): Response {
-  const body = method === 'HEAD' || NO_BODY.has(answer.status) ? null : (answer.body ?? null);
+  const body = method === 'HEAD' || NO_BODY.has(answer.status) ? null : 'json' in answer ? { json: answer.json } : (answer.body ?? null);
   return new CatalogResponse(body, { status: answer.status, headers: answer.headers });
 }
 
