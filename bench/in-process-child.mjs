@@ -1,10 +1,11 @@
 // The catalog in process, timed in a process of its own (bench/in-process.ts): the built module
-// imported, createCatalog with the demo catalog twice, reset(), and GET by id through its fetch.
+// imported as `catalog-kit/fetch` gives it on Node.js (package.json `exports`), createCatalog with
+// the demo catalog twice, reset(), and GET by id through its fetch.
 // Prints one JSON line.
 const [, , dist, getRuns] = process.argv;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 let t = performance.now();
-const { createCatalog } = await import(`${dist}/src/app/in-process/catalog.js`);
+const { createCatalog } = await import(`${dist}/src/app/in-process/catalog-loader.js`);
 const importMs = performance.now() - t;
 t = performance.now();
 const catalog = await createCatalog();

@@ -37,7 +37,7 @@ function child(getRuns: number): Promise<ChildFigures> {
 
 export async function runInProcessBench(runs: number, getRuns = 20_000): Promise<InProcessBench> {
   const browser = `${DIST}/browser/catalog.js`;
-  if (!existsSync(`${DIST}/src/app/in-process/catalog.js`) || !existsSync(browser)) return { skipped: 'dist/ is missing: run npm run build' };
+  if (!existsSync(`${DIST}/src/app/in-process/catalog-loader.js`) || !existsSync(browser)) return { skipped: 'dist/ is missing: run npm run build' };
   const figures: ChildFigures[] = [];
   for (let i = 0; i < runs; i++) figures.push(await child(getRuns));
   const of = (key: keyof ChildFigures) => median(figures.map((f) => f[key]));

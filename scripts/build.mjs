@@ -11,9 +11,10 @@
  *   3. `tsc -p tsconfig.build.json --noCheck` (JavaScript and declarations; `npm run typecheck` checks);
  *   4. copy the runtime assets (ASSETS below) and write dist/openapi/generated/schema.js, the
  *      runtime half of the type-only `catalog-kit/schema` export (package.json `exports`);
- *   5. bundle `catalog-kit serve` (SERVE_BUNDLE below), the command (dist/bin/catalog-kit.js), and
- *      the catalog in process for browsers (dist/browser/catalog.js: scripts/browser-build.mjs);
- *   6. write the V8 code caches of the bundle and the compiled validators (openapi/code-cache.ts);
+ *   5. bundle `catalog-kit serve` (SERVE_BUNDLE below), the catalog in process for Node.js
+ *      (CATALOG_BUNDLE), the command (dist/bin/catalog-kit.js), and the catalog in process for
+ *      browsers (dist/browser/catalog.js: scripts/browser-build.mjs);
+ *   6. write the V8 code caches of the two bundles and the compiled validators (openapi/code-cache.ts);
  *   7. make the command executable.
  *
  * Plain Node, no dependencies but the installed typescript and esbuild: it runs before anything is built.
@@ -137,21 +138,30 @@ step('assets', () => {
 // its own location, so the bundle gives `import.meta.url` that module's place in dist/.
 // CommonJS because a code cache is for a script, not an ES module. The library exports
 // (src/index.ts) keep tsc's modules.
+// The in-process catalog (`catalog-kit/fetch` on Node.js) the same way: dist/src/app/in-process/
+// catalog-bundle.cjs, which src/app/in-process/catalog-loader.ts loads (bench: in-process import
+// and createCatalog).
 const SERVE_BUNDLE = path.join(DIST, 'src/app/cli/serve-bundle.cjs');
+const CATALOG_BUNDLE = path.join(DIST, 'src/app/in-process/catalog-bundle.cjs');
 const esbuild = await import('esbuild');
 step('bundle', () => {
-  esbuild.buildSync({
-    absWorkingDir: ROOT,
-    entryPoints: ['src/app/cli/serve.ts'],
-    outfile: SERVE_BUNDLE,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
-    define: { 'import.meta.url': '__catalogKitUrl' },
-    banner: { js: "const __catalogKitUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../../config/assets.js')).href;" },
-  });
+  for (const [entry, outfile] of [
+    ['src/app/cli/serve.ts', SERVE_BUNDLE],
+    ['src/app/in-process/catalog.ts', CATALOG_BUNDLE],
+  ]) {
+    esbuild.buildSync({
+      absWorkingDir: ROOT,
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'warning',
+      define: { 'import.meta.url': '__catalogKitUrl' },
+      banner: { js: "const __catalogKitUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, '../../config/assets.js')).href;" },
+    });
+  }
 });
 
 // The command itself as one ES module (dist/bin/catalog-kit.js, replacing tsc's): --help and
@@ -193,6 +203,19 @@ const { writeCodeCache } = await import(pathToFileURL(path.join(DIST, 'openapi/c
 const { VALIDATOR_MODULES } = await import(pathToFileURL(path.join(DIST, 'src/openapi/validators-loader.js')).href);
 const started_ = performance.now();
 await writeCodeCache(SERVE_BUNDLE, (bundle) => bundle.warmUp());
+await writeCodeCache(CATALOG_BUNDLE, async (bundle) => {
+  // The demo catalog made, and a page and a table read through its fetch, as a test does.
+  const catalog = await bundle.createCatalog();
+  try {
+    const headers = { authorization: `Bearer ${await catalog.token()}` };
+    const page = await (await catalog.fetch(`${catalog.baseUrl}/v1/tables?limit=1`, { headers })).json();
+    const answer = await catalog.fetch(`${catalog.baseUrl}/v1/tables/${page.data[0].id}`, { headers });
+    if (answer.status !== 200) throw new Error(`the in-process warm-up read was answered ${answer.status}: ${await answer.text()}`);
+    await answer.json();
+  } finally {
+    catalog.close();
+  }
+});
 for (const name of VALIDATOR_MODULES) await writeCodeCache(path.join(DIST, 'openapi/generated/validators', name));
 if (process.env.CK_BUILD_VERBOSE) process.stderr.write(`build: code cache ${Math.round(performance.now() - started_)} ms\n`);
 
