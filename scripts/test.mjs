@@ -3,8 +3,8 @@
  * `npm test`, within 90 s on two cores: the build first (nothing to do when dist/ is current:
  * scripts/build.mjs; the tests run the built command), then the type check and the tests (vitest)
  * side by side: the type check is one core's work for most of the run, and the tests do not need
- * its result. What CI (.ci/run) runs after this, each in full: ESLint, the format, dead-code and
- * layer checks (`npm run check`: ESLint, Prettier, knip, dependency-cruiser), the pages in headless
+ * its result. What CI (.ci/run) runs after this, each in full: the lint, format, dead-code and
+ * layer checks (`npm run check`: ESLint, Redocly, Prettier, knip, dependency-cruiser), the pages in headless
  * Chromium (`npm run test:browser`), the generated types regenerated (`npm run check:types`), the
  * package packed into an empty project (`npm run test:package`, `npm run lint:package`), the
  * validators against the oracle (`npm run test:differential`) and every self-test fault (`npm run
