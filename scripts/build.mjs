@@ -200,7 +200,7 @@ await buildBrowser(esbuild, { root: ROOT, outfile: path.join(DIST, 'browser/cata
 // catalog built and one request answered in process, no port): it then holds the code V8 compiled
 // for a start, not only the parse.
 const { writeCodeCache } = await import(pathToFileURL(path.join(DIST, 'openapi/code-cache.js')).href);
-const { VALIDATOR_MODULES } = await import(pathToFileURL(path.join(DIST, 'src/openapi/validators-loader.js')).href);
+const { validatorModules } = await import(pathToFileURL(path.join(DIST, 'src/openapi/validators-loader.js')).href);
 const started_ = performance.now();
 await writeCodeCache(SERVE_BUNDLE, (bundle) => bundle.warmUp());
 await writeCodeCache(CATALOG_BUNDLE, async (bundle) => {
@@ -216,7 +216,7 @@ await writeCodeCache(CATALOG_BUNDLE, async (bundle) => {
     catalog.close();
   }
 });
-for (const name of VALIDATOR_MODULES) await writeCodeCache(path.join(DIST, 'openapi/generated/validators', name));
+for (const name of validatorModules()) await writeCodeCache(path.join(DIST, 'openapi/generated/validators', name));
 if (process.env.CK_BUILD_VERBOSE) process.stderr.write(`build: code cache ${Math.round(performance.now() - started_)} ms\n`);
 
 step('executable', () => chmodSync(path.join(DIST, BIN), 0o755));

@@ -8,6 +8,8 @@
  *   `requests.cjs` validates request bodies without coercion and fills in the documented
  *   `default`s (as OpenMetadata does when it reads a request); `responses.cjs` validates responses
  *   and every component schema without changing them. The two request ones collect every error.
+ *   What reaches a component a profile's document changes is in that profile's own module
+ *   (`requests-<profile>.cjs`, `responses-<profile>.cjs`: Family below).
  * - Profiles: where the active profile's overlay of the document (src/openapi/document.ts) changes
  *   a component schema, that schema and every schema reaching it are compiled again for the profile,
  *   and the operations using them get a profile entry in the table.
@@ -15,7 +17,7 @@
  *
  * - Formats are ajv-formats' full ones (formats.cjs).
  *
- * Output: openapi/generated/validators/{requests,responses,formats}.cjs, params/p<N>.cjs,
+ * Output: openapi/generated/validators/{requests,responses}[-<profile>].cjs, formats.cjs, params/p<N>.cjs,
  * operations.json, admin-document.json (openapi/admin.yaml as JSON) and index.cjs.
  */
 import { createHash } from 'node:crypto';
@@ -186,22 +188,63 @@ function resolveComponent(doc: OpenApiDocument, node: unknown, section: string):
   return current ?? {};
 }
 
+/**
+ * The request or response validators: a unit for the base document, and one for each profile whose
+ * document differs in a component schema, holding what only that profile uses (what reaches a
+ * differing component). A start in the contract profile then loads none of the others' code
+ * (bench: cold start); their modules are `<name>.cjs` and `<name>-<profile>.cjs`, their exported
+ * names `<prefix><N>` and `<prefix><i>_<N>` (i: the module's place in `files()`, from 1).
+ */
+class Family {
+  readonly base: Unit;
+  private readonly byVariant = new Map<string, { profile: string; unit: Unit }>();
+  constructor(
+    readonly name: string,
+    prefix: string,
+    options: Json,
+    variants: readonly { profile: string; variant: Variant }[],
+  ) {
+    this.base = new Unit(prefix, options);
+    for (const { profile, variant } of variants.filter((v) => v.variant.differing.size > 0)) {
+      this.byVariant.set(variant.docId, { profile, unit: new Unit(`${prefix}${this.byVariant.size + 1}_`, options) });
+    }
+  }
+  /** The unit of a variant's own schemas (the base's when the variant differs in no component). */
+  unitFor(variant: Variant | undefined): Unit {
+    return (variant && this.byVariant.get(variant.docId)?.unit) ?? this.base;
+  }
+  get units(): Unit[] {
+    return [this.base, ...[...this.byVariant.values()].map((v) => v.unit)];
+  }
+  /** File name → unit, the base first. */
+  files(): [string, Unit][] {
+    return [[`${this.name}.cjs`, this.base], ...[...this.byVariant.values()].map(({ profile, unit }): [string, Unit] => [`${this.name}-${profile}.cjs`, unit])];
+  }
+}
+
 interface Units {
   params: Unit;
-  requests: Unit;
-  responses: Unit;
+  requests: Family;
+  responses: Family;
 }
+
+const allUnits = (units: Units): Unit[] => [units.params, ...units.requests.units, ...units.responses.units];
 
 /** The table of one document: its operations, for the base and for each variant. */
 function compileDocument(units: Units, docName: string, base: OpenApiDocument, variants: Map<ProfileName, { doc: OpenApiDocument; variant: Variant }>): OperationTable {
-  const schemaOf = (unit: Unit, schema: unknown, variant: Variant | undefined): string => {
+  /** A variant's own unit for what reaches a differing component; the base's for the rest. */
+  const unitOf = (kind: Unit | Family, own: Variant | undefined): Unit => (kind instanceof Family ? kind.unitFor(own) : kind);
+  const schemaOf = (kind: Unit | Family, schema: unknown, variant: Variant | undefined): string => {
     const stripped = stripDocumentation(schema) as Json;
     const keys = Object.keys(stripped);
-    if (keys.length === 1 && typeof stripped.$ref === 'string') return unit.export(absolute(stripped.$ref, docName, variant));
-    const sensitive = variant && [...refsOf(stripped)].some((ref) => variant.differing.has(componentName(ref) ?? ''));
-    const schemaWithRefs = mapRefs(stripped, (ref) => absolute(ref, docName, sensitive ? variant : undefined));
+    if (keys.length === 1 && typeof stripped.$ref === 'string') {
+      const own = variant?.differing.has(componentName(stripped.$ref) ?? '') ? variant : undefined;
+      return unitOf(kind, own).export(absolute(stripped.$ref, docName, variant));
+    }
+    const sensitive = variant && [...refsOf(stripped)].some((ref) => variant.differing.has(componentName(ref) ?? '')) ? variant : undefined;
+    const schemaWithRefs = mapRefs(stripped, (ref) => absolute(ref, docName, sensitive));
     // Keyed by content: the many operations with the same parameters share one function.
-    return unit.inline(`${docName}/${JSON.stringify(schemaWithRefs)}`, schemaWithRefs);
+    return unitOf(kind, sensitive).inline(`${sensitive?.docId ?? docName}/${JSON.stringify(schemaWithRefs)}`, schemaWithRefs);
   };
 
   const entriesFor = (doc: OpenApiDocument, variant: Variant | undefined): OperationEntry[] => {
@@ -258,7 +301,7 @@ function compileDocument(units: Units, docName: string, base: OpenApiDocument, v
 
   const operations = entriesFor(base, undefined);
   const table: OperationTable = { operations, components: { default: {} } };
-  for (const name of Object.keys(base.components.schemas)) table.components.default![name] = units.responses.export(`${uri(docName)}${SCHEMA_REF}${name}`);
+  for (const name of Object.keys(base.components.schemas)) table.components.default![name] = units.responses.base.export(`${uri(docName)}${SCHEMA_REF}${name}`);
   for (const [profile, { doc, variant }] of variants) {
     const entries = entriesFor(doc, variant);
     const overrides: Record<string, OperationOverride> = {};
@@ -268,7 +311,8 @@ function compileDocument(units: Units, docName: string, base: OpenApiDocument, v
     });
     if (Object.keys(overrides).length) (table.overrides ??= {})[profile] = overrides;
     if (variant.differing.size) {
-      table.components[profile] = Object.fromEntries([...variant.differing].map((name) => [name, units.responses.export(`${uri(variant.docId)}${SCHEMA_REF}${name}`)]));
+      const unit = units.responses.unitFor(variant);
+      table.components[profile] = Object.fromEntries([...variant.differing].map((name) => [name, unit.export(`${uri(variant.docId)}${SCHEMA_REF}${name}`)]));
     }
   }
   return table;
@@ -303,7 +347,7 @@ function overrideOf(base: OperationEntry, entry: OperationEntry): OperationOverr
 
 /** Adds a document's component schemas (and its variants' differing ones) to every unit. */
 function register(units: Units, docName: string, base: OpenApiDocument, variants: Map<ProfileName, { doc: OpenApiDocument; variant: Variant }>): void {
-  for (const unit of Object.values(units)) {
+  for (const unit of allUnits(units)) {
     unit.ajv.addSchema({ components: { schemas: stripDocumentation(base.components.schemas) } }, uri(docName));
     for (const { doc, variant } of variants.values()) {
       if (!variant.differing.size) continue;
@@ -328,12 +372,13 @@ export async function compileValidators(): Promise<Map<string, string>> {
     const doc = readDocument(profileByName(name));
     variants.set(name, { doc, variant: { docId: `api~${name}`, differing: differingComponents(base, doc) } });
   }
+  const profiles = [...variants].map(([profile, { variant }]) => ({ profile, variant }));
   const units: Units = {
     // A refused request names every problem it has, not only the first (allErrors); responses
     // stop at the first: a response the document does not allow is a server bug, answered 500.
     params: new Unit('p', { coerceTypes: true, allErrors: true }, true),
-    requests: new Unit('q', { useDefaults: true, allErrors: true }),
-    responses: new Unit('r', {}),
+    requests: new Family('requests', 'q', { useDefaults: true, allErrors: true }, profiles),
+    responses: new Family('responses', 'r', {}, profiles),
   };
   register(units, 'api', base, variants);
   register(units, 'admin', admin, new Map());
@@ -343,7 +388,8 @@ export async function compileValidators(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const params = units.params.modules();
   for (const [name, code] of params) files.set(`params/${name}.cjs`, code);
-  for (const [name, unit] of Object.entries(units)) if (!unit.split) files.set(`${name}.cjs`, unit.code());
+  const families = [units.requests, units.responses];
+  for (const family of families) for (const [file, unit] of family.files()) files.set(file, unit.code());
   files.set('formats.cjs', FORMATS_MODULE);
   files.set('operations.json', `${JSON.stringify(tables)}\n`);
   // The Admin API's document as JSON, so the server parses no YAML at start-up.
@@ -365,9 +411,19 @@ export async function compileValidators(): Promise<Map<string, string>> {
       '// Generated by scripts/compile-validators.ts (npm run build:validators). Do not edit.',
       "'use strict';",
       `exports.source = ${JSON.stringify(source)};`,
-      // Read on first use: the server loads the two large modules itself, with their code cache
-      // (src/openapi/validators-loader.ts), and reads `source` and `params` here.
-      "for (const name of ['requests', 'responses']) Object.defineProperty(exports, name, { enumerable: true, get: () => require(`./${name}.cjs`) });",
+      // Each family's modules, the base first (a name `<prefix><i>_<N>` is in module i): the server
+      // loads them itself, with their code cache (src/openapi/validators-loader.ts), and reads
+      // `source`, `modules` and `params` here.
+      `exports.modules = ${JSON.stringify(Object.fromEntries(families.map((family) => [family.name, family.files().map(([file]) => file)])))};`,
+      // Other readers (the browser build) get each family whole, read on first use; requires of
+      // fixed names, which bundlers follow.
+      ...families.map(
+        (family) =>
+          `{ let all; Object.defineProperty(exports, '${family.name}', { enumerable: true, get: () => (all ??= Object.assign({}, ${family
+            .files()
+            .map(([file]) => `require('./${file}')`)
+            .join(', ')})) }); }`,
+      ),
       // Each operation's parameters on first use; a require of a fixed name, which bundlers follow.
       'exports.params = {',
       ...[...params.keys()].map((name) => `  get ${name}() { return require('./params/${name}.cjs').${name}; },`),

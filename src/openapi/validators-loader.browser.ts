@@ -6,8 +6,6 @@
 import compiled from '../../openapi/generated/validators/index.cjs';
 import type { CompiledValidators } from './compiled.ts';
 
-export const VALIDATOR_MODULES = ['requests.cjs', 'responses.cjs'] as const;
-
 export function loadCompiledValidators(): CompiledValidators {
   return compiled as unknown as CompiledValidators;
 }
