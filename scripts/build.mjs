@@ -200,7 +200,9 @@ await buildBrowser(esbuild, { root: ROOT, outfile: path.join(DIST, 'browser/cata
 // catalog built and one request answered in process, no port): it then holds the code V8 compiled
 // for a start, not only the parse.
 const { writeCodeCache } = await import(pathToFileURL(path.join(DIST, 'openapi/code-cache.js')).href);
-const { validatorModules } = await import(pathToFileURL(path.join(DIST, 'src/openapi/validators-loader.js')).href);
+// The validator modules (index.cjs `modules`: each family's, scripts/compile-validators.ts).
+const VALIDATORS = path.join(DIST, 'openapi/generated/validators');
+const { modules: validatorModules } = createRequire(import.meta.url)(path.join(VALIDATORS, 'index.cjs'));
 const started_ = performance.now();
 await writeCodeCache(SERVE_BUNDLE, (bundle) => bundle.warmUp());
 await writeCodeCache(CATALOG_BUNDLE, async (bundle) => {
@@ -216,7 +218,7 @@ await writeCodeCache(CATALOG_BUNDLE, async (bundle) => {
     catalog.close();
   }
 });
-for (const name of validatorModules()) await writeCodeCache(path.join(DIST, 'openapi/generated/validators', name));
+for (const name of Object.values(validatorModules).flat()) await writeCodeCache(path.join(VALIDATORS, name));
 if (process.env.CK_BUILD_VERBOSE) process.stderr.write(`build: code cache ${Math.round(performance.now() - started_)} ms\n`);
 
 step('executable', () => chmodSync(path.join(DIST, BIN), 0o755));

@@ -29,12 +29,6 @@ function loading<T>(read: () => T): T {
   }
 }
 
-/** The modules written with a code cache by the build (scripts/build.mjs), from index.cjs `modules`. */
-export function validatorModules(): string[] {
-  const { modules } = loading(() => createRequire(import.meta.url)(path.join(VALIDATORS_DIR, 'index.cjs')) as { modules: Record<string, string[]> });
-  return Object.values(modules).flat();
-}
-
 /**
  * A family's functions by name: the name `<prefix><i>_<N>` is in its module i, any other in its
  * base module (scripts/compile-validators.ts `Family`); a module is loaded when a name in it is
