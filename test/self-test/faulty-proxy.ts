@@ -147,6 +147,8 @@ export interface FaultyProxyOptions {
 
 export class FaultyProxy {
   private activeIds: ReadonlySet<string> = new Set();
+  /** The active faults, in the order of the table. */
+  private activeFaults: readonly Fault[] = [];
   private memory = new Memory();
 
   constructor(private readonly options: FaultyProxyOptions) {}
@@ -160,6 +162,9 @@ export class FaultyProxy {
     const unknown = [...next].filter((id) => !Object.hasOwn(this.options.faults, id));
     if (unknown.length > 0) throw new Error(`no fault for ${unknown.join(', ')}`);
     this.activeIds = next;
+    this.activeFaults = Object.entries(this.options.faults)
+      .filter(([id]) => next.has(id))
+      .map(([, fault]) => fault);
     this.memory = new Memory();
   }
 
@@ -169,11 +174,7 @@ export class FaultyProxy {
 
   private async handle(input: string, init: RequestInit): Promise<Response> {
     const url = new URL(input);
-    const faults = url.pathname.startsWith('/api/')
-      ? Object.entries(this.options.faults)
-          .filter(([id]) => this.activeIds.has(id))
-          .map(([, fault]) => fault)
-      : [];
+    const faults = url.pathname.startsWith('/api/') ? this.activeFaults : [];
     if (faults.length === 0) return this.options.upstream(input, init);
     if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') throw new TypeError('the faulty proxy forwards text bodies only');
     const method = init.method ?? 'GET';
