@@ -104,6 +104,21 @@ describe('a request goes to the first mounted route that matches it, whatever it
     expect((await get('/api/v1/containers/name/versions')).status).toBe(want);
   });
 
+  // A route is tried only for paths of its own length: one trailing slash and the case do not count.
+  const id = '6f1c0e3e-0000-4000-8000-000000000001';
+  it.each([
+    { given: `/api/v1/containers/${id}`, want: '/api/v1/containers/:id' },
+    { given: `/api/v1/containers/${id}/`, want: '/api/v1/containers/:id' },
+    { given: `/API/V1/Containers/${id}/Versions/`, want: byId },
+    { given: `/api/v1/containers/${id}/versions/0.1`, want: '/api/v1/containers/:id/versions/:version' },
+    { given: `/api/v1/containers/${id}/versions//`, want: undefined },
+    { given: `/api/v1/containers/${id}//versions`, want: undefined },
+  ])('$given → $want', async ({ given, want }) => {
+    const { get } = appWith(['/api/v1/containers/:id/versions/:version', '/api/v1/containers/:id', byId]);
+    const res = await get(given);
+    expect([res.status, res.body?.route]).toEqual(want === undefined ? [404, undefined] : [200, want]);
+  });
+
   it('a route mounted after requests were served is found, under a static prefix already served', async () => {
     const { get, mountLater } = appWith(['/api/v1/containers'], byId);
     const versions = '/api/v1/containers/6f1c0e3e-0000-4000-8000-000000000001/versions';

@@ -24,6 +24,8 @@ export interface Route {
   /** Mount order: among the candidates of a request, the first mounted that matches wins. */
   readonly order: number;
   readonly method: string;
+  /** The slashes of the paths it matches (a trailing one aside); -1 when that varies (a wildcard, an optional part). */
+  readonly slashes: number;
   readonly matches: MatchFunction<Record<string, string>>;
   readonly handler: Handler;
   /** The operation's validators, bound on first use. */
@@ -64,6 +66,13 @@ function decodeParam(value: string): string {
   }
 }
 
+/** The slashes in a path, one trailing slash aside. */
+function slashesOf(path: string): number {
+  let count = 0;
+  for (let i = path.length - (path.endsWith('/') ? 2 : 1); i >= 0; i--) if (path.charCodeAt(i) === 47) count++;
+  return count;
+}
+
 /** `/api/v1/containers/:id` → `/api/v1/containers` (lower-cased: paths match case-insensitively). */
 function staticPrefix(path: string): string {
   const segments = path.split('/');
@@ -100,6 +109,8 @@ export function operationRoutes(options: OperationRoutesOptions): OperationRoute
     const route: Route = {
       order: mounted++,
       method: method.toUpperCase(),
+      // A parameter matches within one segment (path-to-regexp), so only a wildcard or an optional part varies the count.
+      slashes: /[*{]/.test(path) ? -1 : slashesOf(path.replace(/\/+$/, '')),
       matches: (requestPath) => (matcher ??= match(path.replace(/\/+$/, ''), { sensitive: false, end: true, trailing: true, decode: decodeParam }))(requestPath),
       handler,
       operation: () => (bound ??= bindOperation(entry, options.compiled)),
@@ -142,8 +153,10 @@ export function operationRoutes(options: OperationRoutesOptions): OperationRoute
 
   const find = (requestMethod: string, path: string): RouteMatch | undefined => {
     const method = requestMethod === 'HEAD' ? 'GET' : requestMethod;
+    // Routes of another method or length are not tried (bench: in-process GET by id).
+    const slashes = slashesOf(path);
     for (const route of candidatesOf(path)) {
-      if (route.method !== method) continue;
+      if (route.method !== method || (route.slashes !== slashes && route.slashes !== -1)) continue;
       const found = route.matches(path);
       if (found) return { route, params: found.params };
     }
