@@ -160,8 +160,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     let reply: Reply;
     try {
       const req = apiRequest(plain, path, queryAt);
-      if (intercept) await intercept(req);
-      if (authenticate) await authenticate(req);
+      // Awaited only when they answer later: a verified token's identity is known at once.
+      const intercepted = intercept?.(req);
+      if (intercepted) await intercepted;
+      const authenticated = authenticate?.(req);
+      if (authenticated) await authenticated;
       const found = routes.find(req.method, path);
       if (!found) throw routes.unmatched(req.method, path);
       req.params = found.params;
