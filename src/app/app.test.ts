@@ -3,25 +3,32 @@ import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import supertest from 'supertest';
 import { tokenFor } from '../../test/kit.ts';
-import type { CatalogApp } from './app.ts';
-import { createApp } from './app.ts';
+import type { CatalogApp, CatalogHandler } from './app.ts';
+import { createApp, createHandler } from './app.ts';
 
 // The server listens with `listener`, which hands /api to the API without express; the express
 // app (`app`, for users' own servers and supertest) runs the same handler as its first stage.
-// Both must answer an API request alike: CORS, the request log's journal, the body limit.
+// `createHandler`'s listener (what `catalog-kit serve` listens with) builds that express app on
+// the first request outside /api. All must answer alike: CORS, the request log's journal, the
+// body limit, the Admin API, 404.
 describe('the front door and the express app serve the API alike', () => {
   let catalog: CatalogApp;
-  let servers: Record<'listener' | 'express', Server>;
+  let handler: CatalogHandler;
+  let servers: Record<'listener' | 'express' | 'handler', Server>;
   let token: string;
 
   beforeAll(async () => {
     catalog = await createApp({ fixtures: 'default', log: () => {}, bodyLimit: '1kb' });
-    servers = { listener: createServer(catalog.listener), express: createServer(catalog.app) };
+    handler = await createHandler({ fixtures: 'default', log: () => {}, bodyLimit: '1kb' });
+    servers = { listener: createServer(catalog.listener), express: createServer(catalog.app), handler: createServer(handler.listener) };
     token = await tokenFor('Admin');
   });
-  afterAll(() => catalog.webhooks.stop());
+  afterAll(() => {
+    catalog.webhooks.stop();
+    handler.webhooks.stop();
+  });
 
-  const transports = ['listener', 'express'] as const;
+  const transports = ['listener', 'express', 'handler'] as const;
 
   it.each(transports)('%s: a cross-origin GET is answered with the CORS headers and journaled', async (transport) => {
     await supertest(servers[transport]).post('/__admin/reset').expect(200);
@@ -62,5 +69,28 @@ describe('the front door and the express app serve the API alike', () => {
     const res = await supertest(servers[transport]).get('/nowhere');
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 404, message: 'HTTP 404 Not Found: no handler for GET /nowhere' });
+  });
+
+  it.each(transports)('%s: the docs page and the document are served', async (transport) => {
+    const page = await supertest(servers[transport]).get('/docs');
+    expect([page.status, page.headers['content-type']]).toEqual([200, expect.stringContaining('text/html')]);
+    const document = await supertest(servers[transport]).get('/openapi.json');
+    expect(document.body.servers).toEqual([expect.objectContaining({ url: expect.stringMatching(/\/api$/) })]);
+  });
+
+  it('handler: a body sent before any request outside /api is read, and the express app is built once', async () => {
+    const fresh = await createHandler({ fixtures: 'none', log: () => {} });
+    const server = createServer(fresh.listener);
+    try {
+      const created = await supertest(server)
+        .post('/api/v1/services/storageServices')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ name: 'first', serviceType: 'S3', connection: { config: { type: 'S3' } } });
+      expect([created.status, created.body.name]).toEqual([201, 'first']);
+      const [one, two] = await Promise.all([fresh.expressApp(), fresh.expressApp()]);
+      expect(one).toBe(two);
+    } finally {
+      fresh.webhooks.stop();
+    }
   });
 });

@@ -1,31 +1,29 @@
 /**
- * The express app factory. `createApp` builds the catalog (src/app/api.ts: its context, start
- * state, routes and transport-neutral dispatcher), then the express app around it, one stage per
- * line: the API (behind CORS and the request log) → CORS → request log → docs pages → the Admin API →
- * 404 → errors met on the way.
+ * The server without a port. `createHandler` builds the catalog (src/app/api.ts: its context, start
+ * state, routes and transport-neutral dispatcher) and the node:http listener in front of it: a
+ * request under /api goes straight to the API (behind CORS and the request log), anything else
+ * to the express app around it (src/app/express-app.ts: docs pages, the Admin API, 404), built by
+ * the first request that needs it. `createApp` is the same with the express app built at once.
  * Request AND response validation are on by default, so the server cannot drift from the document
  * without failing loudly; the validators were compiled from the document at build time
  * (src/openapi/compiled.ts).
  */
 import bytes from 'bytes';
-import express from 'express';
-import type { ErrorRequestHandler, Express } from 'express';
+import type { Express } from 'express';
 import type { CatalogContext } from '../core/context.ts';
 import type { WebhookSender } from '../features/events/webhooks.ts';
 import type { Dispatcher } from '../http/dispatcher.ts';
 import { createDispatcher } from '../http/dispatcher.ts';
-import { ApiError } from '../http/errors.ts';
 import type { OperationEntry } from '../openapi/compiled.ts';
 import { compiledValidators } from '../openapi/compiled.ts';
 import type { OpenApiDocument } from '../openapi/document.ts';
-import { adminRoutes, loadAdminDocument } from './admin/admin-routes.ts';
+import { adminRoutes } from './admin/admin-routes.ts';
 import type { DevTools, DevToolsOptions } from './admin/dev-tools.ts';
 import { setupDevTools } from './admin/dev-tools.ts';
 import { injectFaults } from './admin/injection.ts';
 import type { ApiOptions } from './api.ts';
 import { createApi, createCatalogOf } from './api.ts';
 import { cors } from './cors.ts';
-import { docsRouter } from './docs/docs-routes.ts';
 import type { Listener } from './node-handler.ts';
 import { handlerOf, send } from './node-handler.ts';
 import type { Persister } from './persistence/data-file.ts';
@@ -37,10 +35,9 @@ export interface AppOptions extends DevToolsOptions, ApiOptions {
   bodyLimit?: string;
 }
 
-export interface CatalogApp {
-  /** The whole server as an express app: the API, /docs, the Admin API (for your own server or supertest). */
-  app: Express;
-  /** The same as a node:http request listener (what `startServer` listens with). */
+/** The server without a port, and without its express app until a request outside /api needs it. */
+export interface CatalogHandler {
+  /** The whole server as a node:http request listener (what `startServer` listens with). */
   listener: Listener;
   ctx: CatalogContext;
   document: OpenApiDocument;
@@ -52,11 +49,18 @@ export interface CatalogApp {
   dispatch: Dispatcher;
   /** Operations of the document that no route serves (a test keeps this empty). */
   unroutedOperations(): OperationEntry[];
+  /** The express app the listener hands requests outside /api to, built on first use. */
+  expressApp(): Promise<Express>;
+}
+
+export interface CatalogApp extends CatalogHandler {
+  /** The whole server as an express app: the API, /docs, the Admin API (for your own server or supertest). */
+  app: Express;
 }
 
 const DEFAULT_BODY_LIMIT = '1mb';
 
-export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
+export async function createHandler(options: AppOptions = {}): Promise<CatalogHandler> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const catalog = createCatalogOf(compiledValidators(), { ...options, log, documentBytes: bytes.parse(bodyLimit) ?? undefined });
@@ -76,23 +80,20 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
   const dispatchApi = handlerOf(api.dispatch, bodyLimit);
   // CORS (preflights answered before any token is asked for), the request log and its journal, the API.
   const serveApi: Listener = (req, res) => logged(req, res, () => allowOrigins(req, res, () => dispatchApi(req, res)));
-
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', false);
-  app.use((req, res, next) => (isApiPath(req.url ?? '/') ? serveApi(req, res) : next())); // the API, as the front door serves it
-  app.use(allowOrigins);
-  app.use(logged);
-  app.use(docsRouter(document, loadAdminDocument)); // /docs, /openapi.json, /__admin/openapi.json
-  app.use('/__admin', handlerOf(admin, bodyLimit)); // the Admin API (no token)
-  app.use((req, res) =>
-    send(res, api.dispatch.fail(new ApiError(404, `HTTP 404 Not Found: no handler for ${req.method} ${req.path}`), { method: req.method, url: req.originalUrl })),
-  );
-  app.use(((error, req, res, next) => (res.headersSent ? next(error) : send(res, api.dispatch.fail(error, { method: req.method, url: urlOf(req) })))) as ErrorRequestHandler);
+  const fail = api.dispatch.fail;
+  // Imported when first needed: express and the modules it loads are a large part of a start (bench: cold start).
+  let app: Promise<Express> | undefined;
+  const expressApp = () =>
+    (app ??= import('./express-app.ts').then(({ expressApp }) => expressApp({ serveApi, allowOrigins, logged, document, admin: handlerOf(admin, bodyLimit), fail })));
   return {
-    app,
     // An API request skips express's entry, which costs more than the API's own work (npm run bench "GET by id").
-    listener: (req, res) => (isApiPath(req.url ?? '/') ? serveApi(req, res) : app(req, res)),
+    listener: (req, res) => {
+      if (isApiPath(req.url ?? '/')) return serveApi(req, res);
+      expressApp().then(
+        (handle) => handle(req, res),
+        (error: unknown) => send(res, fail(error, { method: req.method ?? 'GET', url: urlOf(req) })),
+      );
+    },
     ctx,
     get document() {
       return document();
@@ -101,7 +102,16 @@ export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
     webhooks: api.webhooks,
     dispatch: api.dispatch,
     unroutedOperations: () => api.routes.unrouted(),
+    expressApp,
   };
+}
+
+/** The server without a port, its express app built: for your own server or supertest. */
+export async function createApp(options: AppOptions = {}): Promise<CatalogApp> {
+  const handler = await createHandler(options);
+  const app = await handler.expressApp();
+  // The handler's properties as they are, its `document` getter included (a spread would read it).
+  return Object.defineProperties({ app }, Object.getOwnPropertyDescriptors(handler)) as CatalogApp;
 }
 
 /** Resolves once the changes made so far are in the data file (src/app/persistence/data-file.ts). */

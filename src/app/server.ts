@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../http/errors.ts';
-import type { AppOptions, CatalogApp } from './app.ts';
-import { createApp } from './app.ts';
+import type { AppOptions, CatalogApp, CatalogHandler } from './app.ts';
+import { createApp, createHandler } from './app.ts';
 
 export interface ServerOptions extends AppOptions {
   port?: number;
@@ -67,12 +67,16 @@ function serverLimits(given: Partial<ServerLimits> = {}): ServerLimits {
   return limits;
 }
 
-export interface RunningServer extends CatalogApp {
+/** A server listening: its express app built on the first request outside /api (`serveCatalog`). */
+export interface ListeningHandler extends CatalogHandler {
   /** `http://<host>:<port>/api` */
   baseUrl: string;
   server: Server;
   close(): Promise<void>;
 }
+
+/** A server listening, its express app built (`startServer`). */
+export interface RunningServer extends ListeningHandler, CatalogApp {}
 
 /** The server could not listen (port in use, no permission, unknown host): `code` says which. */
 export class ListenError extends Error {
@@ -108,7 +112,7 @@ function listenProblem(code: string, port: number, host: string, cause: unknown)
  * `maxHeaderSize`, a request slower than the timeouts) is answered with the same error body as
  * any other, then the connection is closed: the parser cannot tell where the next request starts.
  */
-function refuseUnparsable(catalog: CatalogApp): (error: NodeJS.ErrnoException, socket: Duplex) => void {
+function refuseUnparsable(catalog: CatalogHandler): (error: NodeJS.ErrnoException, socket: Duplex) => void {
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const [status, reason, message] =
@@ -124,9 +128,22 @@ function refuseUnparsable(catalog: CatalogApp): (error: NodeJS.ErrnoException, s
   };
 }
 
+/** The mock on a port, with its express app (`app`) built. */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const limits = serverLimits(options.limits);
-  const catalog = await createApp(options);
+  return (await listen(await createApp(options), options, limits)) as RunningServer;
+}
+
+/**
+ * The mock on a port, its express app built by the first request outside /api: what `catalog-kit
+ * serve` runs, whose first answer is an API call (bench: cold start).
+ */
+export async function serveCatalog(options: ServerOptions = {}): Promise<ListeningHandler> {
+  const limits = serverLimits(options.limits);
+  return listen(await createHandler(options), options, limits);
+}
+
+async function listen(catalog: CatalogHandler, options: ServerOptions, limits: ServerLimits): Promise<ListeningHandler> {
   const host = options.host ?? '127.0.0.1';
   const requestedPort = options.port ?? 8585;
   // Not `app.listen(port, host, callback)`: express 5 calls that callback on an error as well, so
@@ -168,5 +185,5 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // The app's properties as they are, getters included: a spread (`{ ...catalog }`) would read
   // `document`, which parses the whole OpenAPI document at start (≈ 20 ms of the cold start)
   // instead of on the first request that needs it (src/openapi/document.ts).
-  return Object.defineProperties({ server, baseUrl, close }, Object.getOwnPropertyDescriptors(catalog)) as RunningServer;
+  return Object.defineProperties({ server, baseUrl, close }, Object.getOwnPropertyDescriptors(catalog)) as ListeningHandler;
 }

@@ -16,7 +16,7 @@ import type { ProfileName } from '../../config/profiles.ts';
 import { PROFILE_CHOICES, PROFILE_NAMES } from '../../config/profiles.ts';
 import type { LogFormat } from '../request-log.ts';
 import { LOG_FORMATS } from '../request-log.ts';
-import type { RunningServer } from '../server.ts';
+import type { ListeningHandler } from '../server.ts';
 import type { Io } from './main.ts';
 import type { CommandSpec, ParsedOptions } from './options.ts';
 import { EXIT, formatHelp, oneLine, parseOptions, StartupError, UsageError } from './options.ts';
@@ -230,11 +230,11 @@ async function serve(config: ServeConfig, io: Io): Promise<number> {
     ...(config.audience !== undefined ? { audience: config.audience } : {}),
   };
   const hadDataFile = config.dataFile !== undefined && statSync(config.dataFile, { throwIfNoEntry: false }) !== undefined;
-  const { startServer, ListenError } = await import('../server.ts');
+  const { serveCatalog, ListenError } = await import('../server.ts');
   const json = config.log === 'json';
-  let server: RunningServer;
+  let server: ListeningHandler;
   try {
-    server = await startServer({
+    server = await serveCatalog({
       fixtures: config.fixtures,
       requestLog: config.log,
       // On stderr, through io (tests read it). `--log json`: every line is JSON, so the output can
