@@ -332,11 +332,12 @@ function jsonLog(write: (text: string) => void): (line: string) => void {
 
 /**
  * What the build runs before it writes the code cache of this command's bundle (scripts/build.mjs):
- * the demo catalog built and one authenticated request answered, in process, with no port.
+ * what a start runs, the demo catalog built and one authenticated request answered, in process,
+ * with no port (not the express app, which a start does not build: the cache holds what it runs).
  */
 export async function warmUp(): Promise<void> {
-  const [{ createApp }, { signToken }] = await Promise.all([import('../app.ts'), import('../../auth/tokens.ts')]);
-  const catalog = await createApp({ fixtures: 'default', log: () => {} });
+  const [{ createHandler }, { signToken }] = await Promise.all([import('../app.ts'), import('../../auth/tokens.ts')]);
+  const catalog = await createHandler({ fixtures: 'default', log: () => {} });
   try {
     const token = await signToken({ user: 'admin', role: 'Admin' });
     const answer = await catalog.dispatch({ method: 'GET', url: '/api/v1/containers?limit=1', origin: 'http://127.0.0.1:8585', headers: { authorization: `Bearer ${token}` } });
