@@ -356,6 +356,27 @@ function overrideOf(base: OperationEntry, entry: OperationEntry): OperationOverr
   return Object.keys(override).length > 0 ? override : undefined;
 }
 
+/** Statuses with the same content as one key, `"400,401,403"` (src/openapi/compiled.ts `responsesOf`). */
+function grouped(responses: OperationEntry['responses']): OperationEntry['responses'] {
+  const byContent = new Map<string, string[]>();
+  for (const [status, content] of Object.entries(responses)) {
+    const key = JSON.stringify(content);
+    byContent.set(key, [...(byContent.get(key) ?? []), status]);
+  }
+  return Object.fromEntries([...byContent].map(([content, statuses]) => [statuses.join(','), JSON.parse(content) as Record<string, string | null>]));
+}
+
+/** The table with each entry's and override's responses grouped. */
+function groupedResponses(table: OperationTable): OperationTable {
+  const overrides = Object.fromEntries(
+    Object.entries(table.overrides ?? {}).map(([profile, byIndex]) => [
+      profile,
+      Object.fromEntries(Object.entries(byIndex).map(([index, override]) => [index, override.responses ? { ...override, responses: grouped(override.responses) } : override])),
+    ]),
+  );
+  return { ...table, operations: table.operations.map((entry) => ({ ...entry, responses: grouped(entry.responses) })), ...(table.overrides ? { overrides } : {}) };
+}
+
 /** Adds a document's component schemas (and its variants' differing ones) to every unit. */
 function register(units: Units, docName: string, base: OpenApiDocument, variants: Map<ProfileName, { doc: OpenApiDocument; variant: Variant }>): void {
   for (const unit of allUnits(units)) {
@@ -402,7 +423,7 @@ export async function compileValidators(): Promise<Map<string, string>> {
   const families = [units.requests, units.responses];
   for (const family of families) for (const [file, unit] of family.files()) files.set(file, unit.code());
   files.set('formats.cjs', FORMATS_MODULE);
-  files.set('operations.json', `${JSON.stringify(tables)}\n`);
+  files.set('operations.json', `${JSON.stringify({ api: groupedResponses(tables.api), admin: groupedResponses(tables.admin) })}\n`);
   // The Admin API's document as JSON, so the server parses no YAML at start-up.
   files.set('admin-document.json', `${JSON.stringify(parse(adminText))}\n`);
   // Its types, for the modules that import it (the browser build's loader, src/openapi/validators-loader.browser.ts).

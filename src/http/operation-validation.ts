@@ -12,6 +12,7 @@
  *   does not allow is a server bug, answered 500 by the error renderer.
  */
 import type { CompiledFunction, CompiledValidators, OperationEntry } from '../openapi/compiled.ts';
+import { responsesOf } from '../openapi/compiled.ts';
 import { detailsMessage, detailsText, requestDetails, responseDetails } from '../openapi/validation-details.ts';
 import { ApiError } from './errors.ts';
 import type { ErrorDetail } from './errors.ts';
@@ -72,8 +73,9 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
   const bodyValidators = new Map<string, CompiledFunction | undefined>();
   for (const [mediaType, name] of Object.entries(body?.content ?? {})) bodyValidators.set(mediaType, name ? lookup(compiled.requests, name) : undefined);
   const accepted = Object.keys(body?.content ?? {});
+  const documented = responsesOf(entry);
   const responses = new Map<string, Map<string, CompiledFunction | undefined>>();
-  for (const [status, content] of Object.entries(entry.responses)) {
+  for (const [status, content] of Object.entries(documented)) {
     responses.set(status, new Map(Object.entries(content).map(([mediaType, name]) => [mediaType, name ? lookup(compiled.responses, name) : undefined])));
   }
   const where = `${entry.method} ${entry.path}`;
@@ -119,7 +121,7 @@ export function bindOperation(entry: OperationEntry, compiled: CompiledValidator
 
   return {
     entry,
-    errorStatuses: Object.keys(entry.responses)
+    errorStatuses: Object.keys(documented)
       .map(Number)
       .filter((status) => status >= 400),
     validateRequest(req) {

@@ -37,7 +37,10 @@ export interface OperationEntry {
   /** Names of the declared path parameters, in path order. */
   pathParams: string[];
   body?: { required: boolean; content: Record<string, string | null> };
-  /** Status (`200`, `4XX`, `default`) → media type → validator name (`null`: no schema). */
+  /**
+   * Status (`200`, `4XX`, `default`) → media type → validator name (`null`: no schema). Statuses
+   * with the same content share one key, `"400,401,403"`: read them with `responsesOf`.
+   */
   responses: Record<string, Record<string, string | null>>;
 }
 
@@ -80,8 +83,19 @@ export function operationsOf(table: OperationTable, profile: ProfileName): Opera
   if (!overrides) return table.operations;
   return table.operations.map((op, index) => {
     const override = overrides[String(index)];
-    return override ? { ...op, ...override, responses: { ...op.responses, ...override.responses } } : op;
+    return override ? { ...op, ...override, responses: { ...responsesOf(op), ...responsesOf(override) } } : op;
   });
+}
+
+/**
+ * An operation's responses, one key per status. The generator writes the statuses with the same
+ * content as one key (`"400,401,403"`): an operation's ten error statuses name the same schema,
+ * and written out one by one they were half of operations.json, parsed at every start (bench: cold start).
+ */
+export function responsesOf(entry: Pick<OperationEntry, 'responses'> | OperationOverride): OperationEntry['responses'] {
+  const responses: OperationEntry['responses'] = {};
+  for (const [statuses, content] of Object.entries(entry.responses ?? {})) for (const status of statuses.split(',')) responses[status] = content;
+  return responses;
 }
 
 /** Component schema name → validator name, for the given profile. */
