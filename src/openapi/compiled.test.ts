@@ -9,7 +9,8 @@ import { compiledValidators, operationsOf, responsesOf } from './compiled.ts';
 const error = { 'application/json': 'r1' };
 
 describe('responses in the operation table', () => {
-  it.each([
+  type Responses = OperationTable['operations'][number]['responses'];
+  it.each<{ given: Responses; want: Responses }>([
     { given: { '200': { 'application/json': 'r2' } }, want: { '200': { 'application/json': 'r2' } } },
     { given: { '200': {}, '400,401,403': error }, want: { '200': {}, '400': error, '401': error, '403': error } },
     { given: {}, want: {} },
