@@ -3,8 +3,9 @@
  * reads the body with body-parser (the reader behind express.raw: any media type, the size limit
  * as a 413, a compressed body inflated), dispatches, and writes the plain response with Node's
  * `writeHead` and `end`. body-parser is imported by the first request with a body: with what it
- * loads (http-errors, iconv-lite, mime-db) it costs a start more than a GET needs (bench: cold start). It uses nothing of express, so the same handler serves the server's
- * front door (src/app/app.ts `listener`) and runs as a stage of the express app.
+ * loads (http-errors, iconv-lite, mime-db) it costs a start more than a GET needs (bench: cold
+ * start). It uses nothing of express, so the same handler serves the server's front door
+ * (src/app/app.ts `listener`) and runs as a stage of the express app.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from '../http/dispatcher.ts';
