@@ -119,6 +119,13 @@ describe('a request goes to the first mounted route that matches it, whatever it
     expect([res.status, res.body?.route]).toEqual(want === undefined ? [404, undefined] : [200, want]);
   });
 
+  it('a route whose parameters are named otherwise than its operation is a programming error at mount', () => {
+    const compiled = compiledValidators();
+    const routes = operationRoutes({ prefix: '/api', operations: operationsOf(compiled.tables.api, 'contract'), compiled });
+    expect(() => routes.get('/api/v1/containers/:uuid', () => {})).toThrow('route GET /api/v1/containers/:uuid names its path parameters differently from /v1/containers/{id}');
+    expect(() => routes.get('/api/v1/containers/:id', () => {})).not.toThrow();
+  });
+
   it('a route mounted after requests were served is found, under a static prefix already served', async () => {
     const { get, mountLater } = appWith(['/api/v1/containers'], byId);
     const versions = '/api/v1/containers/6f1c0e3e-0000-4000-8000-000000000001/versions';

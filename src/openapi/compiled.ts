@@ -83,7 +83,16 @@ export function operationsOf(table: OperationTable, profile: ProfileName): Opera
   if (!overrides) return table.operations;
   return table.operations.map((op, index) => {
     const override = overrides[String(index)];
-    return override ? { ...op, ...override, responses: { ...responsesOf(op), ...responsesOf(override) } } : op;
+    if (!override) return op;
+    // Merged when the operation is bound: a start binds none (bench: cold start).
+    let responses: OperationEntry['responses'] | undefined;
+    return {
+      ...op,
+      ...override,
+      get responses() {
+        return (responses ??= { ...responsesOf(op), ...responsesOf(override) });
+      },
+    };
   });
 }
 
