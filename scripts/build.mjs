@@ -114,7 +114,7 @@ step('validators', () => run('npm', ['run', '--silent', 'build:validators']));
 // Not --incremental: its build-info file would outlive the clean above and make tsc skip emitting
 // into the empty dist/; kept inside dist/ it is deleted every time, so it would save nothing.
 // --noCheck: emit only (the same output, in about two thirds of the time); the type check of the
-// whole project, tests included, is `npm run typecheck`, which `npm test` runs beside this build.
+// whole project, tests included, is `npm run typecheck` (part of `npm run check`).
 step('tsc', () => run(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--noCheck']));
 
 step('assets', () => {
