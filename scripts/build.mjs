@@ -168,6 +168,7 @@ step('bundle', () => {
 // `token` in one file, jose's signing code included (bench: `catalog-kit --help`, `catalog-kit
 // token`); serve, conform and drift stay the modules tsc wrote, imported when they run.
 const COMMAND_MODULES = /^\.\/(serve-loader|conform|drift)\.ts$/;
+const VERSION_MODULE = /^\.\.\/\.\.\/config\/version\.ts$/;
 await esbuild.build({
   absWorkingDir: ROOT,
   entryPoints: [BIN.replace(/\.js$/, '.ts')],
@@ -183,6 +184,9 @@ await esbuild.build({
       name: 'commands-stay-modules',
       setup(build) {
         build.onResolve({ filter: COMMAND_MODULES }, (args) => ({ path: `../src/app/cli/${path.basename(args.path, '.ts')}.js`, external: true }));
+        // Read by `--version` alone: its imports of node:fs, node:path and node:url would be loaded
+        // by every command (an ES module imports a built-in through a facade of all its exports).
+        build.onResolve({ filter: VERSION_MODULE }, () => ({ path: '../src/config/version.js', external: true }));
       },
     },
   ],

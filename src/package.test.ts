@@ -288,6 +288,11 @@ describe('the installed command', TEST, () => {
     for (const command of ['serve', 'token', 'conform']) expect(stdout).toContain(command);
   });
 
+  it('--version prints the version of the installed package', async () => {
+    const { stdout } = await run(bin(), ['--version'], project);
+    expect(stdout.trim()).toBe(manifest.version);
+  });
+
   it('answers a wrong command line of every command it lists with exit 2 and one line pointing at --help', async () => {
     const { stdout } = await run(bin(), ['--help'], project);
     const commands = stdout
